@@ -1,0 +1,73 @@
+# Per-vector softirq masking campaign: every entry point.
+# `make` runs the whole campaign and prints a summary; `make check` runs the
+# tests; `make help` lists the targets.  Stages write into $(WORK)/out/.
+
+WORK     ?= $(HOME)/.cache/softirq-mask
+JOBS     ?= $(shell nproc)
+VARIANT  ?= base
+PLAN     ?= default
+APPEND   ?=
+FILES    ?=
+OLD      ?= base
+NEW      ?= core
+FORCE    ?= 0
+SUBSYS   ?= net
+FILE     ?=
+MASKS    ?=
+CCACHE_DIR     ?= $(HOME)/.cache/ccache
+CCACHE_MAXSIZE ?= 20G
+
+export WORK JOBS APPEND FORCE CCACHE_DIR CCACHE_MAXSIZE
+
+S := scripts
+
+.PHONY: all help check deps tree initramfs build boot sparse core \
+	cocci-test analyze convert-file convert
+
+all: ## the whole campaign with a summary (deps, tree, base and core kernels, boots)
+	@$(S)/run-campaign.sh
+
+help: ## list the targets and variables
+	@echo "targets:"
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \
+		sed 's/:.*## /\t/' | awk -F'\t' '{printf "  %-13s %s\n", $$1, $$2}'
+	@echo "variables: WORK=$(WORK) JOBS=$(JOBS) VARIANT=$(VARIANT) PLAN=$(PLAN)"
+	@echo "           APPEND= FILES= OLD=$(OLD) NEW=$(NEW) FORCE=$(FORCE) SUBSYS=$(SUBSYS) FILE= MASKS="
+
+check: deps tree ## the test suite (installs what it needs; ends with "N passed, N failed")
+	@tests/run-tests.sh
+
+deps: ## install missing Debian packages (apt)
+	@$(S)/install-deps.sh
+
+tree: ## unpack linux-source-6.1 into $(WORK)/linux as a git repo (tag base); FORCE=1 discards local changes
+	@$(S)/setup-tree.sh
+
+initramfs: ## build the guest initramfs (busybox, init, plans, guest programs)
+	@$(S)/make-initramfs.sh
+
+build: ## build kernel VARIANT (base, core, ...: a tag of the work tree)
+	@$(S)/build-kernel.sh $(VARIANT)
+
+boot: initramfs ## boot VARIANT in QEMU with PLAN (default, smoke, fail-step), extra cmdline APPEND=
+	@$(S)/boot-kernel.sh $(VARIANT) $(PLAN)
+
+sparse: ## sparse FILES="a.c b.c" at OLD and NEW; fails on new warnings
+	@test -n "$(FILES)" || { echo 'usage: make sparse FILES="net/core/sock.c ..." [OLD=base NEW=core]' >&2; exit 2; }
+	@$(S)/sparse-check.sh $(OLD) $(NEW) $(FILES)
+
+core: ## apply core-patches/ on base, tag core
+	@$(S)/apply-patches.sh core-patches base core
+
+cocci-test: ## semantic patch tests (tests/NAME.c -> NAME.res)
+	@$(S)/test-cocci.sh
+
+analyze: ## vector-reachability analysis over SUBSYS
+	@$(S)/analyze-vectors.sh $(SUBSYS)
+
+convert-file: ## print FILE converted with the mask table MASKS
+	@test -n "$(FILE)" -a -n "$(MASKS)" || { echo 'usage: make convert-file FILE=x.c MASKS=table' >&2; exit 2; }
+	@$(S)/convert-file.sh $(FILE) $(MASKS)
+
+convert: ## analysis + conversion of SUBSYS into conversions/SUBSYS/
+	@$(S)/convert-subsys.sh $(SUBSYS)

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# boot-kernel.sh: boot a built kernel variant in QEMU (TCG) with the
+# initramfs, run a test plan in the guest and give the verdict.
+#
+# Usage: boot-kernel.sh VARIANT [PLAN]
+#   VARIANT  a kernel built by build-kernel.sh ($OUT/build/VARIANT/bzImage)
+#            or a path to a bzImage
+#   PLAN     guest plan name (scripts/guest/plans/PLAN.plan), default "default"
+# Reads:  $OUT/initramfs/initramfs.cpio.gz, scripts/qemu/x86_64.args
+# Writes: $OUT/boot/NAME/{console.log,summary.txt,verdict.json}
+#         (NAME = VARIANT-PLAN, or $BOOT_NAME)
+# Env:    APPEND (extra kernel command line), BOOT_TIMEOUT (seconds, 600),
+#         BOOT_ALLOW (regexes, one per line, of console lines to excuse),
+#         BOOT_EXPECT_KUNIT (suite names that must run, space separated),
+#         BOOT_EXPECT_REPORT (regex of a lockdep report that must appear)
+# Exit:   0 PASS, 1 any other verdict, 2 usage or missing input.
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+if [ $# -lt 1 ] || [ $# -gt 2 ]; then
+	die boot "usage: $0 VARIANT [PLAN]" 2
+fi
+variant=$1
+plan=${2:-default}
+BOOT_TIMEOUT=${BOOT_TIMEOUT:-600}
+case $BOOT_TIMEOUT in '' | *[!0-9]*) die boot "BOOT_TIMEOUT must be seconds, not '$BOOT_TIMEOUT'" 2 ;; esac
+case $plan in *[!A-Za-z0-9_.-]* | '') die boot "bad plan name '$plan'" 2 ;; esac
+need_tool boot qemu-system-x86_64 timeout python3
+[ -f "$TOP/scripts/guest/plans/$plan.plan" ] ||
+	die boot "unknown plan '$plan'; plans: $(find "$TOP/scripts/guest/plans" -name '*.plan' -printf '%f ' | sed 's/\.plan//g')" 2
+
+if [ -f "$variant" ]; then
+	kernel=$variant
+	variant=$(basename "$variant")
+else
+	kernel="$OUT/build/$variant/bzImage"
+fi
+[ -f "$kernel" ] || die boot "no kernel at $kernel; run 'make build VARIANT=$variant' first" 2
+initrd="$OUT/initramfs/initramfs.cpio.gz"
+[ -f "$initrd" ] || die boot "no initramfs at $initrd; run 'make initramfs' first" 2
+
+name=${BOOT_NAME:-$variant-$plan}
+res="$OUT/boot/$name"
+mkdir -p "$res"
+console="$res/console.log"
+: >"$console"
+
+args=()
+while read -r a; do
+	case $a in '' | '#'*) continue ;; esac
+	args+=("$a")
+done <"$TOP/scripts/qemu/x86_64.args"
+[ -f /usr/share/qemu/qboot.rom ] && args+=(-bios /usr/share/qemu/qboot.rom)
+# panic=-1 reboots at once on a panic and -no-reboot turns that into a QEMU
+# exit, so a crash ends the run in seconds instead of at the timeout.
+cmdline="console=ttyS0 panic=-1 oops=panic plan=$plan ${APPEND:-}"
+
+log boot "$name: booting $kernel (plan $plan, timeout ${BOOT_TIMEOUT}s); console: $console"
+t0=$SECONDS
+status=0
+timeout --foreground -k 5 "$BOOT_TIMEOUT" qemu-system-x86_64 "${args[@]}" \
+	-kernel "$kernel" -initrd "$initrd" -append "$cmdline" \
+	-serial "file:$console" </dev/null >"$res/qemu.out" 2>&1 || status=$?
+elapsed=$((SECONDS - t0))
+
+parse=("$TOP/scripts/parse-boot-log.py" "$console" --json "$res/verdict.json")
+if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
+	parse+=(--timed-out)
+else
+	parse+=(--qemu-status "$status")
+fi
+while read -r re; do
+	[ -n "$re" ] && parse+=(--allow "$re")
+done <<<"${BOOT_ALLOW:-}"
+for s in ${BOOT_EXPECT_KUNIT:-}; do parse+=(--expect-kunit "$s"); done
+[ -n "${BOOT_EXPECT_REPORT:-}" ] && parse+=(--expect-report "$BOOT_EXPECT_REPORT")
+
+verdict=0
+"${parse[@]}" >"$res/summary.txt" || verdict=$?
+cat "$res/summary.txt"
+[ "$verdict" -eq 2 ] && die boot "could not parse $console" 2
+if [ "$verdict" -ne 0 ]; then
+	if [ -s "$res/qemu.out" ]; then
+		sed 's/^/  qemu: /' "$res/qemu.out" | head -n 5
+	fi
+	result boot FAIL "$name: $(head -n 1 "$res/summary.txt" | sed 's/^boot verdict: //'): $(sed -n 's/^  reason: //p' "$res/summary.txt" | head -n 1) after ${elapsed}s (log: $console)"
+	exit 1
+fi
+result boot PASS "$name in ${elapsed}s"

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# build-kernel.sh: build one kernel variant of the work tree.
+#
+# Usage: build-kernel.sh VARIANT [REV]
+#   VARIANT  a name for the result folder (base, core, net, ...)
+#   REV      git revision to build (default: the tag named VARIANT)
+# Reads:  $TREE (checked out at REV, detached), scripts/kconfig/*.config
+#         (fragments: $KFRAGMENTS, default guest.config, plus VARIANT.config
+#         when it exists)
+# Writes: $OBJ (the one O= folder, so ccache hits across variants),
+#         $OUT/build/VARIANT/{bzImage,config,log,rev}
+# Env:    JOBS (make -j), CCACHE_DIR/CCACHE_MAXSIZE, KFRAGMENTS
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+if [ $# -lt 1 ] || [ $# -gt 2 ]; then
+	die build "usage: $0 VARIANT [REV]" 2
+fi
+variant=$1
+rev=${2:-$variant}
+case $variant in *[!A-Za-z0-9_.-]* | '') die build "bad variant name '$variant'" 2 ;; esac
+JOBS=${JOBS:-$(nproc)}
+case $JOBS in '' | *[!0-9]*) die build "JOBS must be a number, not '$JOBS'" 2 ;; esac
+need_tool build git make gcc ccache flex bison bc
+need_tree build
+
+export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-20G}
+res="$OUT/build/$variant"
+mkdir -p "$res" "$OBJ"
+logf="$res/log"
+: >"$logf"
+
+commit=$(git -C "$TREE" rev-parse -q --verify "$rev^{commit}") ||
+	die build "revision '$rev' not found in $TREE (run 'make tree', 'make core' or 'make series' first)" 2
+if [ -n "$(git -C "$TREE" status --porcelain --untracked-files=no)" ]; then
+	die build "$TREE has uncommitted changes; commit or discard them (make tree FORCE=1)" 1
+fi
+git -C "$TREE" checkout -q --detach "$commit"
+log build "$variant: $(git -C "$TREE" log -1 --format='%h %s' "$commit")"
+
+# Fragments: the guest config, plus a variant-specific one when present.
+if [ -z "${KFRAGMENTS:-}" ]; then
+	KFRAGMENTS="$TOP/scripts/kconfig/guest.config"
+	[ -f "$TOP/scripts/kconfig/$variant.config" ] &&
+		KFRAGMENTS="$KFRAGMENTS $TOP/scripts/kconfig/$variant.config"
+fi
+read -r -a frags <<<"$KFRAGMENTS"
+for f in "${frags[@]}"; do [ -r "$f" ] || die build "config fragment $f not found" 2; done
+
+# Configure in a scratch folder and copy only when different, so that an
+# unchanged config does not make kbuild redo anything.
+t0=$SECONDS
+kmake=(make -C "$TREE" ARCH=x86_64)
+cfgdir="$WORK/obj-config"
+mkdir -p "$cfgdir"
+log build "configuring: tinyconfig + ${frags[*]##*/}"
+{
+	"${kmake[@]}" O="$cfgdir" tinyconfig
+	"$TREE/scripts/kconfig/merge_config.sh" -m -O "$cfgdir" "$cfgdir/.config" "${frags[@]}"
+	"${kmake[@]}" O="$cfgdir" olddefconfig
+} >>"$logf" 2>&1 || die build "configuration failed; see $logf" 1
+"$TOP/scripts/check-config.py" "$cfgdir/.config" "${frags[@]}" ||
+	die build "the final .config lacks options the fragments ask for (above); see $logf" 1
+cmp -s "$cfgdir/.config" "$OBJ/.config" || cp "$cfgdir/.config" "$OBJ/.config"
+
+log build "compiling bzImage with -j$JOBS (ccache $CCACHE_DIR); log: $logf"
+ccache -z >/dev/null
+if ! "${kmake[@]}" O="$OBJ" CC="ccache gcc" HOSTCC="ccache gcc" -j"$JOBS" olddefconfig bzImage >>"$logf" 2>&1; then
+	grep -E 'error|Error' "$logf" | head -n 20 >&2 || true
+	result build FAIL "$variant: compile failed; see $logf"
+	exit 1
+fi
+cp "$OBJ/arch/x86/boot/bzImage" "$res/bzImage"
+cp "$OBJ/.config" "$res/config"
+printf '%s\n' "$commit" >"$res/rev"
+hits=$(ccache -s 2>/dev/null | awk '/[Hh]its:/ {print $2; exit}')
+result build PASS "$variant at ${commit:0:12}: $res/bzImage in $((SECONDS - t0))s, ccache hits ${hits:-?}"

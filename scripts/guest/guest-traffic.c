@@ -1,0 +1,578 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * guest-traffic: move checked data over TCP and UDP inside the QEMU guest,
+ * over loopback and across a veth pair into a second network namespace,
+ * so that NET_RX/NET_TX (and the timers behind TCP) do real work.
+ *
+ * Every record carries a magic, a sequence number, a length and a checksum
+ * of its payload, and the payload is a function of the sequence number, so
+ * the receiver checks every byte.  TCP must lose nothing and deliver in
+ * order; UDP loss is reported, not failed, but a corrupt or duplicated
+ * datagram fails.
+ *
+ * Usage: guest-traffic [-t SECONDS] [-p loopback|veth|all]
+ * Prints one "TRAFFIC path=... proto=..." line per path and protocol and a
+ * final "TRAFFIC-RESULT PASS|FAIL ..." line; exits 0 on pass, 1 on failure,
+ * 2 on bad usage.
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/if_link.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <linux/veth.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAGIC		0x5eed50f7u
+#define TCP_PORT	5001
+#define UDP_PORT	5002
+#define TCP_PAYLOAD	4000
+#define UDP_PAYLOAD	1200
+#define HOST_ADDR	"10.99.0.1"
+#define PEER_ADDR	"10.99.0.2"
+
+struct rec_hdr {
+	uint32_t magic;
+	uint32_t seq;
+	uint32_t len;
+	uint32_t csum;
+};
+
+/* What the receiver saw, sent back to the parent through a pipe. */
+struct rx_stats {
+	uint64_t tcp_bytes;	/* payload bytes of good records */
+	uint64_t tcp_records;
+	uint64_t tcp_bad;	/* bad magic, wrong sequence or checksum */
+	uint64_t udp_unique;	/* good datagrams, each sequence counted once */
+	uint64_t udp_dup;
+	uint64_t udp_bad;
+};
+
+struct tx_stats {
+	uint64_t bytes;		/* payload bytes */
+	uint64_t records;
+};
+
+static void fatal(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fprintf(stderr, "guest-traffic: error: ");
+	vfprintf(stderr, fmt, ap);
+	if (errno)
+		fprintf(stderr, ": %s", strerror(errno));
+	fprintf(stderr, "\n");
+	va_end(ap);
+	exit(1);
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static uint8_t payload_byte(uint32_t seq, uint32_t i)
+{
+	return (uint8_t)(seq * 131u + i * 7u + (i >> 8));
+}
+
+static uint32_t checksum(const uint8_t *p, uint32_t len)
+{
+	uint32_t h = 2166136261u;	/* FNV-1a */
+	uint32_t i;
+
+	for (i = 0; i < len; i++)
+		h = (h ^ p[i]) * 16777619u;
+	return h;
+}
+
+static void fill_record(uint8_t *buf, uint32_t seq, uint32_t len)
+{
+	struct rec_hdr *h = (struct rec_hdr *)buf;
+	uint32_t i;
+
+	for (i = 0; i < len; i++)
+		buf[sizeof(*h) + i] = payload_byte(seq, i);
+	h->magic = MAGIC;
+	h->seq = seq;
+	h->len = len;
+	h->csum = checksum(buf + sizeof(*h), len);
+}
+
+/* Return 1 when a record (header + payload in buf) is intact. */
+static int record_ok(const uint8_t *buf, uint32_t want_len)
+{
+	const struct rec_hdr *h = (const struct rec_hdr *)buf;
+	uint32_t i;
+
+	if (h->magic != MAGIC || h->len != want_len)
+		return 0;
+	if (checksum(buf + sizeof(*h), h->len) != h->csum)
+		return 0;
+	for (i = 0; i < h->len; i++)
+		if (buf[sizeof(*h) + i] != payload_byte(h->seq, i))
+			return 0;
+	return 1;
+}
+
+static void write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			fatal("write to pipe");
+		p += n;
+		len -= n;
+	}
+}
+
+static void read_all(int fd, void *buf, size_t len)
+{
+	char *p = buf;
+
+	while (len) {
+		ssize_t n = read(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			fatal("read from pipe (child died?)");
+		p += n;
+		len -= n;
+	}
+}
+
+/* --- interface set-up: ioctl for addresses, rtnetlink for the veth pair */
+
+static void if_up(const char *name, const char *addr)
+{
+	struct ifreq ifr;
+	struct sockaddr_in *sin = (struct sockaddr_in *)&ifr.ifr_addr;
+	int fd = socket(AF_INET, SOCK_DGRAM, 0);
+
+	if (fd < 0)
+		fatal("socket for ioctl");
+	memset(&ifr, 0, sizeof(ifr));
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", name);
+	if (addr) {
+		sin->sin_family = AF_INET;
+		inet_pton(AF_INET, addr, &sin->sin_addr);
+		if (ioctl(fd, SIOCSIFADDR, &ifr) < 0)
+			fatal("set address %s on %s", addr, name);
+		inet_pton(AF_INET, "255.255.255.0", &sin->sin_addr);
+		if (ioctl(fd, SIOCSIFNETMASK, &ifr) < 0)
+			fatal("set netmask on %s", name);
+	}
+	if (ioctl(fd, SIOCGIFFLAGS, &ifr) < 0)
+		fatal("get flags of %s", name);
+	ifr.ifr_flags |= IFF_UP;
+	if (ioctl(fd, SIOCSIFFLAGS, &ifr) < 0)
+		fatal("bring %s up", name);
+	close(fd);
+}
+
+struct nlreq {
+	struct nlmsghdr n;
+	struct ifinfomsg i;
+	char buf[512];
+};
+
+static struct rtattr *nla_put(struct nlmsghdr *n, int type, const void *data,
+			      int len)
+{
+	struct rtattr *rta = (struct rtattr *)((char *)n + NLMSG_ALIGN(n->nlmsg_len));
+
+	rta->rta_type = type;
+	rta->rta_len = RTA_LENGTH(len);
+	if (len)
+		memcpy(RTA_DATA(rta), data, len);
+	n->nlmsg_len = NLMSG_ALIGN(n->nlmsg_len) + RTA_ALIGN(rta->rta_len);
+	return rta;
+}
+
+static void nla_end(struct nlmsghdr *n, struct rtattr *nest)
+{
+	nest->rta_len = (char *)n + n->nlmsg_len - (char *)nest;
+}
+
+/* Create veth pair NAME <-> PEER with PEER moved into the netns of PID. */
+static void make_veth(const char *name, const char *peer, pid_t pid)
+{
+	struct nlreq req;
+	struct rtattr *linkinfo, *data, *peerinfo;
+	struct ifinfomsg peer_ifi;
+	uint32_t nspid = pid;
+	char reply[1024];
+	struct nlmsgerr *err;
+	int fd;
+	ssize_t n;
+
+	memset(&req, 0, sizeof(req));
+	req.n.nlmsg_len = NLMSG_LENGTH(sizeof(struct ifinfomsg));
+	req.n.nlmsg_type = RTM_NEWLINK;
+	req.n.nlmsg_flags = NLM_F_REQUEST | NLM_F_CREATE | NLM_F_EXCL | NLM_F_ACK;
+	req.i.ifi_family = AF_UNSPEC;
+	nla_put(&req.n, IFLA_IFNAME, name, strlen(name) + 1);
+	linkinfo = nla_put(&req.n, IFLA_LINKINFO, NULL, 0);
+	nla_put(&req.n, IFLA_INFO_KIND, "veth", 4);
+	data = nla_put(&req.n, IFLA_INFO_DATA, NULL, 0);
+	peerinfo = nla_put(&req.n, VETH_INFO_PEER, NULL, 0);
+	/* the peer's attributes follow a struct ifinfomsg of its own */
+	memset(&peer_ifi, 0, sizeof(peer_ifi));
+	memcpy((char *)&req.n + req.n.nlmsg_len, &peer_ifi, sizeof(peer_ifi));
+	req.n.nlmsg_len += NLMSG_ALIGN(sizeof(peer_ifi));
+	nla_put(&req.n, IFLA_IFNAME, peer, strlen(peer) + 1);
+	nla_put(&req.n, IFLA_NET_NS_PID, &nspid, sizeof(nspid));
+	nla_end(&req.n, peerinfo);
+	nla_end(&req.n, data);
+	nla_end(&req.n, linkinfo);
+
+	fd = socket(AF_NETLINK, SOCK_RAW, NETLINK_ROUTE);
+	if (fd < 0)
+		fatal("netlink socket");
+	if (send(fd, &req, req.n.nlmsg_len, 0) < 0)
+		fatal("netlink send");
+	n = recv(fd, reply, sizeof(reply), 0);
+	if (n < (ssize_t)NLMSG_LENGTH(sizeof(*err)))
+		fatal("netlink reply");
+	err = NLMSG_DATA((struct nlmsghdr *)reply);
+	if (((struct nlmsghdr *)reply)->nlmsg_type == NLMSG_ERROR && err->error) {
+		errno = -err->error;
+		fatal("create veth %s/%s (is CONFIG_VETH set?)", name, peer);
+	}
+	close(fd);
+}
+
+/* --- receiver: one process, poll() over TCP listener/stream, UDP and ctl */
+
+struct tcp_rx {
+	uint8_t buf[2 * (sizeof(struct rec_hdr) + TCP_PAYLOAD)];
+	size_t have;
+	uint32_t next_seq;
+};
+
+static void tcp_consume(struct tcp_rx *t, struct rx_stats *st)
+{
+	const size_t rec = sizeof(struct rec_hdr) + TCP_PAYLOAD;
+	size_t off = 0;
+
+	while (t->have - off >= rec) {
+		const struct rec_hdr *h = (const void *)(t->buf + off);
+
+		if (record_ok(t->buf + off, TCP_PAYLOAD) && h->seq == t->next_seq) {
+			st->tcp_bytes += TCP_PAYLOAD;
+			st->tcp_records++;
+		} else {
+			st->tcp_bad++;
+		}
+		t->next_seq++;
+		off += rec;
+	}
+	memmove(t->buf, t->buf + off, t->have - off);
+	t->have -= off;
+}
+
+static int listen_on(int type, int port)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET,
+				   .sin_port = htons(port) };
+	int one = 1, rcvbuf = 4 << 20;
+	int fd = socket(AF_INET, type, 0);
+
+	if (fd < 0)
+		fatal("socket");
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
+	if (bind(fd, (struct sockaddr *)&sin, sizeof(sin)) < 0)
+		fatal("bind port %d", port);
+	if (type == SOCK_STREAM && listen(fd, 1) < 0)
+		fatal("listen");
+	return fd;
+}
+
+static void receiver(int ctl, int ready, int res, int veth)
+{
+	static struct tcp_rx t;
+	static uint8_t seen[1 << 24];	/* one byte per UDP sequence number */
+	struct rx_stats st = { 0 };
+	int lfd, ufd, cfd = -1;
+	int tcp_done = 0, udp_done = 0;
+	double drain_until = 0;
+	char c;
+
+	if (veth) {
+		if (unshare(CLONE_NEWNET) < 0)
+			fatal("unshare(CLONE_NEWNET) (is CONFIG_NET_NS set?)");
+		write_all(ready, "n", 1);	/* namespace exists */
+		read_all(ctl, &c, 1);		/* veth peer moved in */
+		if_up("veth1", PEER_ADDR);
+	}
+	if_up("lo", NULL);
+	lfd = listen_on(SOCK_STREAM, TCP_PORT);
+	ufd = listen_on(SOCK_DGRAM, UDP_PORT);
+	write_all(ready, "r", 1);
+
+	while (!tcp_done || !udp_done) {
+		struct pollfd p[4] = {
+			{ .fd = cfd < 0 ? lfd : cfd, .events = POLLIN },
+			{ .fd = ufd, .events = POLLIN },
+			{ .fd = drain_until ? -1 : ctl, .events = POLLIN },
+		};
+		int n = poll(p, 3, 100);
+
+		if (n < 0 && errno != EINTR)
+			fatal("poll");
+		if (!tcp_done && (p[0].revents & (POLLIN | POLLHUP))) {
+			if (cfd < 0) {
+				cfd = accept(lfd, NULL, NULL);
+				if (cfd < 0)
+					fatal("accept");
+			} else {
+				ssize_t r = read(cfd, t.buf + t.have,
+						 sizeof(t.buf) - t.have);
+
+				if (r < 0 && errno != EINTR)
+					fatal("tcp read");
+				if (r == 0) {
+					tcp_done = 1;
+					st.tcp_bad += t.have != 0; /* torn record */
+					close(cfd);
+					cfd = -1;
+				} else if (r > 0) {
+					t.have += r;
+					tcp_consume(&t, &st);
+				}
+			}
+		}
+		if (p[1].revents & POLLIN) {
+			uint8_t d[sizeof(struct rec_hdr) + UDP_PAYLOAD + 64];
+			ssize_t r = recv(ufd, d, sizeof(d), MSG_DONTWAIT);
+			const struct rec_hdr *h = (const void *)d;
+
+			if (r == (ssize_t)(sizeof(*h) + UDP_PAYLOAD) &&
+			    record_ok(d, UDP_PAYLOAD) && h->seq < sizeof(seen)) {
+				if (seen[h->seq]++)
+					st.udp_dup++;
+				else
+					st.udp_unique++;
+			} else if (r >= 0) {
+				st.udp_bad++;
+			}
+			if (drain_until)
+				drain_until = now() + 0.5;
+		}
+		if (!drain_until && (p[2].revents & (POLLIN | POLLHUP))) {
+			read_all(ctl, &c, 1);	/* senders are done */
+			drain_until = now() + 0.5;
+		}
+		if (drain_until && now() > drain_until)
+			udp_done = 1;
+	}
+	write_all(res, &st, sizeof(st));
+	exit(0);
+}
+
+/* --- senders: one child per protocol, in the parent's namespace */
+
+static void sender(int type, const char *addr, double seconds, int res)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+	const uint32_t len = type == SOCK_STREAM ? TCP_PAYLOAD : UDP_PAYLOAD;
+	static uint8_t buf[sizeof(struct rec_hdr) + TCP_PAYLOAD];
+	const size_t rec = sizeof(struct rec_hdr) + len;
+	struct tx_stats st = { 0 };
+	double end = now() + seconds;
+	int fd = socket(AF_INET, type, 0);
+	int sndbuf = 4 << 20;
+
+	if (fd < 0)
+		fatal("socket");
+	setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof(sndbuf));
+	sin.sin_port = htons(type == SOCK_STREAM ? TCP_PORT : UDP_PORT);
+	inet_pton(AF_INET, addr, &sin.sin_addr);
+	if (connect(fd, (struct sockaddr *)&sin, sizeof(sin)) < 0)
+		fatal("connect to %s", addr);
+
+	while (now() < end && st.records < (1u << 24)) {
+		fill_record(buf, (uint32_t)st.records, len);
+		if (type == SOCK_STREAM) {
+			write_all(fd, buf, rec);
+		} else if (send(fd, buf, rec, 0) != (ssize_t)rec) {
+			/* ENOBUFS/ECONNREFUSED: not sent, try the same again */
+			if (errno != ENOBUFS && errno != ECONNREFUSED &&
+			    errno != EAGAIN)
+				fatal("udp send");
+			continue;
+		}
+		st.records++;
+		st.bytes += len;
+	}
+	close(fd);	/* TCP: the receiver sees EOF after the last byte */
+	write_all(res, &st, sizeof(st));
+	exit(0);
+}
+
+static pid_t spawn_sender(int type, const char *addr, double seconds, int *rfd)
+{
+	int p[2];
+	pid_t pid;
+
+	if (pipe(p) < 0)
+		fatal("pipe");
+	pid = fork();
+	if (pid < 0)
+		fatal("fork");
+	if (pid == 0) {
+		close(p[0]);
+		sender(type, addr, seconds, p[1]);
+	}
+	close(p[1]);
+	*rfd = p[0];
+	return pid;
+}
+
+static int reap(pid_t pid, const char *what)
+{
+	int status;
+
+	if (waitpid(pid, &status, 0) < 0)
+		fatal("waitpid");
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		printf("TRAFFIC %s process failed (status 0x%x)\n", what, status);
+		return 1;
+	}
+	return 0;
+}
+
+/* Run both protocols over one path; return the number of failures. */
+static int run_path(const char *path, int veth, double seconds)
+{
+	int ctl[2], ready[2], res[2], tcp_fd, udp_fd, bad = 0;
+	const char *addr = veth ? PEER_ADDR : "127.0.0.1";
+	struct tx_stats tcp_tx, udp_tx;
+	struct rx_stats rx;
+	pid_t rpid, tpid, upid;
+	double t0;
+	char c;
+
+	if (pipe(ctl) < 0 || pipe(ready) < 0 || pipe(res) < 0)
+		fatal("pipe");
+	rpid = fork();
+	if (rpid < 0)
+		fatal("fork");
+	if (rpid == 0) {
+		close(ctl[1]);
+		close(ready[0]);
+		close(res[0]);
+		receiver(ctl[0], ready[1], res[1], veth);
+	}
+	close(ctl[0]);
+	close(ready[1]);
+	close(res[1]);
+	if (veth) {
+		read_all(ready[0], &c, 1);
+		make_veth("veth0", "veth1", rpid);
+		if_up("veth0", HOST_ADDR);
+		write_all(ctl[1], "v", 1);
+	}
+	read_all(ready[0], &c, 1);
+
+	t0 = now();
+	tpid = spawn_sender(SOCK_STREAM, addr, seconds, &tcp_fd);
+	upid = spawn_sender(SOCK_DGRAM, addr, seconds, &udp_fd);
+	read_all(tcp_fd, &tcp_tx, sizeof(tcp_tx));
+	read_all(udp_fd, &udp_tx, sizeof(udp_tx));
+	bad += reap(tpid, "tcp sender") + reap(upid, "udp sender");
+	write_all(ctl[1], "d", 1);
+	read_all(res[0], &rx, sizeof(rx));
+	bad += reap(rpid, "receiver");
+	t0 = now() - t0;
+
+	printf("TRAFFIC path=%s proto=tcp sent=%llu received=%llu lost=%lld corrupt=%llu seconds=%.1f MBps=%.2f\n",
+	       path, (unsigned long long)tcp_tx.bytes,
+	       (unsigned long long)rx.tcp_bytes,
+	       (long long)(tcp_tx.bytes - rx.tcp_bytes),
+	       (unsigned long long)rx.tcp_bad, t0, rx.tcp_bytes / t0 / 1e6);
+	printf("TRAFFIC path=%s proto=udp sent=%llu received=%llu lost=%lld dup=%llu corrupt=%llu datagrams=%llu\n",
+	       path, (unsigned long long)udp_tx.bytes,
+	       (unsigned long long)rx.udp_unique * UDP_PAYLOAD,
+	       (long long)(udp_tx.bytes - rx.udp_unique * UDP_PAYLOAD),
+	       (unsigned long long)rx.udp_dup, (unsigned long long)rx.udp_bad,
+	       (unsigned long long)udp_tx.records);
+	if (rx.tcp_bytes != tcp_tx.bytes || rx.tcp_bad || tcp_tx.bytes == 0) {
+		printf("TRAFFIC path=%s tcp check failed: lost or corrupt bytes, or nothing sent\n", path);
+		bad++;
+	}
+	if (rx.udp_dup || rx.udp_bad || rx.udp_unique > udp_tx.records ||
+	    rx.udp_unique == 0) {
+		printf("TRAFFIC path=%s udp check failed: duplicated or corrupt datagrams, or none arrived\n", path);
+		bad++;
+	}
+	close(ctl[1]);
+	close(ready[0]);
+	close(res[0]);
+	fflush(stdout);
+	return bad;
+}
+
+int main(int argc, char **argv)
+{
+	const char *paths = "all";
+	double seconds = 5;
+	int opt, bad = 0;
+
+	while ((opt = getopt(argc, argv, "t:p:")) != -1) {
+		switch (opt) {
+		case 't':
+			seconds = atof(optarg);
+			break;
+		case 'p':
+			paths = optarg;
+			break;
+		default:
+			goto usage;
+		}
+	}
+	if (optind != argc || seconds <= 0 || seconds > 3600 ||
+	    (strcmp(paths, "all") && strcmp(paths, "loopback") &&
+	     strcmp(paths, "veth")))
+		goto usage;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	signal(SIGPIPE, SIG_IGN);
+	if (strcmp(paths, "veth"))
+		bad += run_path("loopback", 0, seconds);
+	if (strcmp(paths, "loopback"))
+		bad += run_path("veth", 1, seconds);
+	printf("TRAFFIC-RESULT %s (%d failed checks)\n", bad ? "FAIL" : "PASS", bad);
+	return bad ? 1 : 0;
+usage:
+	fprintf(stderr, "usage: %s [-t SECONDS] [-p loopback|veth|all]\n", argv[0]);
+	return 2;
+}

@@ -1,0 +1,49 @@
+# shellcheck shell=bash
+# Common helpers for the campaign scripts: progress lines, results, errors,
+# and the work-folder layout.  Sourced, never run.
+#
+# Reads:  WORK (work folder; default $HOME/.cache/softirq-mask)
+# Writes: nothing by itself.
+
+WORK=${WORK:-$HOME/.cache/softirq-mask}
+TREE=${TREE:-$WORK/linux}        # the one kernel source path (git repo)
+OBJ=${OBJ:-$WORK/obj}            # the one O= build folder (ccache hits need a fixed path)
+OUT=${OUT:-$WORK/out}            # per-stage results: $OUT/<stage>/
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+export WORK TREE OBJ OUT TOP
+
+_t0=$(date +%s)
+
+# log STAGE MESSAGE...: a progress line with wall-clock time.
+log() {
+	local stage=$1
+	shift
+	printf '[%s] %s: %s\n' "$(date +%H:%M:%S)" "$stage" "$*"
+}
+
+# result STAGE PASS|FAIL|SKIP REASON: the one line a stage ends with.
+result() {
+	printf 'RESULT %s %s: %s (%ss)\n' "$1" "$2" "$3" "$(($(date +%s) - _t0))"
+}
+
+# die STAGE MESSAGE [STATUS]: print an error that says what failed, exit.
+die() {
+	printf '[%s] %s: error: %s\n' "$(date +%H:%M:%S)" "$1" "$2" >&2
+	exit "${3:-1}"
+}
+
+# need_tool STAGE TOOL...: exit 2 when a tool is missing.
+need_tool() {
+	local stage=$1 t
+	shift
+	for t in "$@"; do
+		command -v "$t" >/dev/null 2>&1 ||
+			die "$stage" "'$t' is not installed; run 'make deps' first" 2
+	done
+}
+
+# need_tree STAGE: exit 2 when the work tree is missing.
+need_tree() {
+	[ -d "$TREE/.git" ] ||
+		die "$1" "no kernel tree at $TREE; run 'make tree' first" 2
+}

@@ -1,0 +1,262 @@
+#!/usr/bin/env python3
+"""Turn a guest console log into a boot verdict.
+
+Usage: parse-boot-log.py LOG [--qemu-status N] [--timed-out]
+                             [--allow REGEX]... [--expect-kunit SUITE]...
+                             [--expect-report REGEX] [--json FILE]
+
+Reads a serial console log written by scripts/boot-kernel.sh (or any saved
+log: no kernel tree or QEMU needed) and prints a summary: the verdict, the
+plan's steps, the lockdep self-test line, KUnit results (KTAP) and traffic
+figures.  Verdicts, from worst to best:
+
+  TIMEOUT    QEMU was killed by the timeout
+  CRASH      panic, oops, BUG:, general protection fault, stall
+  LOCKDEP    a lockdep or RCU-lockdep report
+  WARNING    a WARNING: splat that --allow does not excuse
+  FAIL       a plan step, a KUnit case, the traffic check or the lockdep
+             self-tests failed, or an expected KUnit suite did not run
+  NO_RESULT  the plan's end marker never appeared
+  PASS       none of the above
+
+--expect-report REGEX inverts the lockdep rule for negative tests: the
+verdict is PASS only if a lockdep report matching REGEX appears (and
+nothing else is wrong).  Exit status: 0 for PASS, 1 otherwise, 2 for
+usage errors or an unreadable log.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+PRINTK_PREFIX = re.compile(r"^\[\s*\d+\.\d+\]\s?")
+
+CRASH_PATTERNS = [
+    r"Kernel panic - not syncing",
+    r"\bOops\b",
+    r"\bBUG: ",
+    r"kernel BUG at",
+    r"general protection fault",
+    r"Unable to handle kernel",
+    r"detected stalls? on CPUs",
+    r"hung_task: blocked tasks|blocked for more than \d+ seconds",
+]
+LOCKDEP_PATTERNS = [
+    r"possible recursive locking detected",
+    r"inconsistent lock state",
+    r"possible circular locking dependency detected",
+    r"irq lock inversion dependency detected",
+    r"-safe -> .*-unsafe lock order detected",
+    r"suspicious RCU usage",
+    r"bad unlock balance detected",
+    r"held lock freed",
+    r"lock held when returning to user space",
+    r"DEBUG_LOCKS_WARN_ON",
+    r"BUG: MAX_LOCKDEP",
+]
+WARNING_PATTERN = re.compile(r"\bWARNING: ")
+LOCKDEP_SELFTEST = re.compile(
+    r"(Good, all +\d+ testcases passed!"
+    r"|\d+ unexpected failures \(out of +\d+\)"
+    r"|\d+ out of +\d+ testcases failed"
+    r"|All +\d+ testcases failed)")
+KTAP_RESULT = re.compile(
+    r"^(?P<indent>\s*)(?P<status>not ok|ok) (?P<num>\d+) (?P<name>[^#]*?)"
+    r"\s*(?:#\s*(?P<directive>SKIP|TODO)\b.*)?$")
+SUBTEST = re.compile(r"^(?P<indent>\s*)# Subtest: (?P<name>\S+)")
+STEP = re.compile(r"^PLAN-STEP (?P<name>\S+) (?P<status>PASS|FAIL) rc=(?P<rc>\d+)")
+PLAN_END = re.compile(r"^PLAN-END plan=(?P<plan>\S+) passed=(?P<p>\d+) failed=(?P<f>\d+)")
+TRAFFIC = re.compile(r"^TRAFFIC path=(?P<path>\S+) proto=(?P<proto>\S+) (?P<rest>.*)$")
+TRAFFIC_RESULT = re.compile(r"^TRAFFIC-RESULT (?P<status>PASS|FAIL)")
+
+SEVERITY = ["PASS", "NO_RESULT", "FAIL", "WARNING", "LOCKDEP", "CRASH", "TIMEOUT"]
+
+
+@dataclass
+class KunitCase:
+    suite: str
+    name: str
+    status: str  # ok, not ok, skip
+
+
+@dataclass
+class BootReport:
+    verdict: str = "PASS"
+    reasons: list[str] = field(default_factory=list)
+    plan: str | None = None
+    steps: list[tuple[str, str]] = field(default_factory=list)
+    plan_end: bool = False
+    lockdep_selftest: str | None = None
+    kunit_cases: list[KunitCase] = field(default_factory=list)
+    kunit_suites: list[KunitCase] = field(default_factory=list)
+    traffic: list[dict[str, str]] = field(default_factory=list)
+    traffic_result: str | None = None
+    first_problem: list[str] = field(default_factory=list)
+    lockdep_report: list[str] = field(default_factory=list)
+
+    def fail(self, verdict: str, reason: str) -> None:
+        """Record a reason; keep the worst verdict seen."""
+        self.reasons.append(reason)
+        if SEVERITY.index(verdict) > SEVERITY.index(self.verdict):
+            self.verdict = verdict
+
+
+def strip_prefix(line: str) -> str:
+    """Drop the printk timestamp so markers match at the start of a line."""
+    return PRINTK_PREFIX.sub("", line.rstrip("\r\n"))
+
+
+def parse_kunit(lines: list[str], rep: BootReport) -> None:
+    """Collect KTAP results: indented lines are cases, top-level are suites."""
+    suites_by_indent: dict[int, str] = {}
+    for line in lines:
+        m = SUBTEST.match(line)
+        if m:
+            suites_by_indent[len(m.group("indent"))] = m.group("name")
+            continue
+        m = KTAP_RESULT.match(line)
+        if not m:
+            continue
+        status = "skip" if m.group("directive") == "SKIP" else m.group("status")
+        indent = len(m.group("indent"))
+        name = m.group("name").strip()
+        if indent == 0:
+            rep.kunit_suites.append(KunitCase(name, name, status))
+        else:
+            suite = suites_by_indent.get(indent, "?")
+            rep.kunit_cases.append(KunitCase(suite, name, status))
+
+
+def context(lines: list[str], i: int, after: int = 12) -> list[str]:
+    """A few lines around line i: the decisive part of a report."""
+    return lines[max(0, i - 2):i + after]
+
+
+def parse(text: str, allow: list[re.Pattern[str]], expect_kunit: list[str],
+          expect_report: re.Pattern[str] | None) -> BootReport:
+    rep = BootReport()
+    lines = [strip_prefix(line) for line in text.splitlines()]
+    crash = [re.compile(p) for p in CRASH_PATTERNS]
+    lockdep = [re.compile(p) for p in LOCKDEP_PATTERNS]
+
+    for i, line in enumerate(lines):
+        if line.startswith("PLAN-START plan="):
+            rep.plan = line.split("=", 1)[1].strip()
+        if (m := STEP.match(line)):
+            rep.steps.append((m.group("name"), m.group("status")))
+        if (m := PLAN_END.match(line)):
+            rep.plan_end = True
+            rep.plan = m.group("plan")
+        if (m := TRAFFIC.match(line)):
+            fields = dict(kv.split("=", 1) for kv in m.group("rest").split() if "=" in kv)
+            rep.traffic.append({"path": m.group("path"), "proto": m.group("proto"), **fields})
+        if (m := TRAFFIC_RESULT.match(line)):
+            rep.traffic_result = m.group("status")
+        if (m := LOCKDEP_SELFTEST.search(line)):
+            rep.lockdep_selftest = m.group(1)
+        if any(a.search(line) for a in allow):
+            continue
+        if any(p.search(line) for p in lockdep):
+            if not rep.lockdep_report:
+                rep.lockdep_report = context(lines, i, 40)
+                if expect_report is None or not expect_report.search("\n".join(rep.lockdep_report)):
+                    rep.fail("LOCKDEP", f"lockdep report: {line.strip()}")
+                    rep.first_problem = rep.first_problem or context(lines, i)
+            continue
+        if any(p.search(line) for p in crash):
+            rep.fail("CRASH", f"crash: {line.strip()}")
+            rep.first_problem = rep.first_problem or context(lines, i)
+        elif WARNING_PATTERN.search(line):
+            rep.fail("WARNING", f"warning: {line.strip()}")
+            rep.first_problem = rep.first_problem or context(lines, i)
+
+    parse_kunit(lines, rep)
+    for name, status in rep.steps:
+        if status != "PASS":
+            rep.fail("FAIL", f"plan step '{name}' failed")
+    for case in rep.kunit_cases + rep.kunit_suites:
+        if case.status == "not ok":
+            rep.fail("FAIL", f"KUnit: not ok {case.suite}.{case.name}")
+    for suite in expect_kunit:
+        if not any(s.name == suite for s in rep.kunit_suites):
+            rep.fail("FAIL", f"KUnit suite '{suite}' did not run (0 tests run)")
+    if rep.traffic_result == "FAIL":
+        rep.fail("FAIL", "traffic check failed")
+    if rep.lockdep_selftest and not rep.lockdep_selftest.startswith("Good"):
+        rep.fail("FAIL", f"lockdep self-tests: {rep.lockdep_selftest}")
+    if expect_report is not None and not (
+            rep.lockdep_report and expect_report.search("\n".join(rep.lockdep_report))):
+        rep.fail("FAIL", f"expected a lockdep report matching /{expect_report.pattern}/, saw none")
+    if not rep.plan_end:
+        rep.fail("NO_RESULT", "the plan's end marker (PLAN-END) never appeared")
+    return rep
+
+
+def summary(rep: BootReport, log: str) -> str:
+    out = [f"boot verdict: {rep.verdict}"]
+    out += [f"  reason: {r}" for r in rep.reasons[:10]]
+    steps = ", ".join(f"{n} {s}" for n, s in rep.steps) or "none"
+    out.append(f"  plan {rep.plan or '?'}: {steps}")
+    out.append(f"  lockdep self-tests: {rep.lockdep_selftest or 'not run'}")
+    if rep.kunit_cases:
+        bad = sum(c.status == "not ok" for c in rep.kunit_cases)
+        out.append(f"  kunit: {len(rep.kunit_cases)} cases in {len(rep.kunit_suites)} suites, {bad} failed")
+        out += [f"    {c.status:6} {c.suite}.{c.name}" for c in rep.kunit_cases]
+    else:
+        out.append("  kunit: no cases")
+    for t in rep.traffic:
+        figures = " ".join(f"{k}={v}" for k, v in t.items() if k not in ("path", "proto"))
+        out.append(f"  traffic {t['path']}/{t['proto']}: {figures}")
+    if rep.lockdep_report:
+        out.append("  lockdep report (first lines):")
+        out += [f"    | {line}" for line in rep.lockdep_report[:14]]
+    if rep.first_problem:
+        out.append("  decisive console lines:")
+        out += [f"    | {line}" for line in rep.first_problem]
+    out.append(f"  console log: {log}")
+    return "\n".join(out)
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(description="Boot verdict from a console log.")
+    ap.add_argument("log")
+    ap.add_argument("--qemu-status", type=int, default=None)
+    ap.add_argument("--timed-out", action="store_true")
+    ap.add_argument("--allow", action="append", default=[], metavar="REGEX")
+    ap.add_argument("--expect-kunit", action="append", default=[], metavar="SUITE")
+    ap.add_argument("--expect-report", default=None, metavar="REGEX")
+    ap.add_argument("--json", default=None, metavar="FILE")
+    try:
+        args = ap.parse_args(argv[1:])
+        allow = [re.compile(a) for a in args.allow]
+        expect = re.compile(args.expect_report) if args.expect_report else None
+    except re.error as err:
+        print(f"parse-boot-log: bad regular expression: {err}", file=sys.stderr)
+        return 2
+    try:
+        text = Path(args.log).read_text(errors="replace")
+    except OSError as err:
+        print(f"parse-boot-log: cannot read log: {err}", file=sys.stderr)
+        return 2
+
+    rep = parse(text, allow, args.expect_kunit, expect)
+    if args.timed_out:
+        rep.fail("TIMEOUT", "QEMU did not finish before the timeout")
+    # isa-debug-exit: status (code << 1) | 1; code 1 is the plan's failure.
+    if args.qemu_status is not None and args.qemu_status not in (0, 1, 3) and not args.timed_out:
+        rep.fail("FAIL", f"QEMU exited with unexpected status {args.qemu_status}")
+    if args.qemu_status == 3 and not any(s != "PASS" for _, s in rep.steps):
+        rep.fail("FAIL", "the guest reported failure (exit code 1) without a failed step")
+
+    print(summary(rep, args.log))
+    if args.json:
+        Path(args.json).write_text(json.dumps(asdict(rep), indent=1) + "\n")
+    return 0 if rep.verdict == "PASS" else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

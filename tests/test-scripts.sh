@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# test-scripts.sh: the scripts' behaviour on bad input, fast, without a
+# kernel: a missing tree, bad variable values, a patch that does not apply
+# (the tree must come back clean), a tree with local changes, unknown plans
+# and kernels.  Uses a small fake kernel repository in a scratch WORK.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+# shellcheck source=tests/lib-test.sh
+. tests/lib-test.sh
+
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+[ -n "${KEEP:-}" ] && trap - EXIT
+logs="$scratch/logs"
+mkdir -p "$logs"
+
+# A fake "kernel" repository: enough for the tree/apply/build checks.
+fake="$scratch/work/linux"
+mkdir -p "$fake"
+printf 'kernelversion:\n\t@echo 6.1.0-fake\n' >"$fake/Makefile"
+printf 'one\ntwo\nthree\n' >"$fake/file.txt"
+git -C "$fake" init -q
+git -C "$fake" -c user.name=t -c user.email=t@t add -A
+git -C "$fake" -c user.name=t -c user.email=t@t commit -q -m base
+git -C "$fake" tag base
+fw=(env "WORK=$scratch/work" "TREE=$fake")
+
+# Two patches: one that applies, one that does not.
+mk_patch() { # mk_patch FILE OLD NEW SUBJECT
+	local d="$scratch/mk"
+	rm -rf "$d"
+	git clone -q "$fake" "$d"
+	sed -i "s/^$2\$/$3/" "$d/file.txt"
+	git -C "$d" -c user.name=t -c user.email=t@t commit -q -am "$4"
+	git -C "$d" format-patch -q -1 --stdout >"$1"
+}
+mkdir -p "$scratch/good" "$scratch/bad"
+mk_patch "$scratch/good/0001-two.patch" two TWO "change two"
+echo 0001-two.patch >"$scratch/good/series"
+mk_patch "$scratch/bad/0001-two.patch" two TWO "change two"
+sed 's/^-two$/-zwei/; s/^ one$/ eins/' "$scratch/bad/0001-two.patch" >"$scratch/bad/0002-broken.patch"
+printf '0001-two.patch\n0002-broken.patch\n' >"$scratch/bad/series"
+
+# --- missing inputs and bad values
+expect_status "build without a tree exits 2" 2 "$logs/1" \
+	env WORK="$scratch/none" scripts/build-kernel.sh base
+expect_grep "build without a tree says what to run" "make tree" "$logs/1"
+expect_status "build with JOBS=abc exits 2" 2 "$logs/2" env JOBS=abc "${fw[@]}" scripts/build-kernel.sh base
+expect_status "build of an unknown revision exits 2" 2 "$logs/3" "${fw[@]}" scripts/build-kernel.sh nosuch
+expect_grep "unknown revision is named" "revision 'nosuch' not found" "$logs/3"
+expect_status "tree with FORCE=2 exits 2" 2 "$logs/4" env FORCE=2 "${fw[@]}" scripts/setup-tree.sh
+expect_status "tree without the tarball exits 2" 2 "$logs/5" \
+	env WORK="$scratch/none" SRC_TARBALL=/nonexistent.tar.xz scripts/setup-tree.sh
+expect_status "boot of a kernel that was never built exits 2" 2 "$logs/6" \
+	env WORK="$scratch/none" scripts/boot-kernel.sh nosuch
+expect_status "boot with an unknown plan exits 2" 2 "$logs/7" \
+	"${fw[@]}" scripts/boot-kernel.sh base nosuchplan
+expect_grep "unknown plan is named" "unknown plan 'nosuchplan'; plans: .*default" "$logs/7"
+expect_status "boot with BOOT_TIMEOUT=soon exits 2" 2 "$logs/8" \
+	env BOOT_TIMEOUT=soon "${fw[@]}" scripts/boot-kernel.sh base
+expect_grep "bad timeout is named" "BOOT_TIMEOUT must be seconds" "$logs/8"
+expect_status "make sparse without FILES exits 2" 2 "$logs/9" make -s sparse
+expect_status "sparse on a non-C file exits 2" 2 "$logs/10" "${fw[@]}" scripts/sparse-check.sh base base Makefile
+expect_grep "non-C file is named" "'Makefile' is not a .c file" "$logs/10"
+expect_status "parse-boot-log on a missing log exits 2" 2 "$logs/11" scripts/parse-boot-log.py "$scratch/none.log"
+expect_status "apply with a missing series exits 2" 2 "$logs/12" "${fw[@]}" scripts/apply-patches.sh "$scratch" base x
+expect_grep "missing series is named" "no series file in" "$logs/12"
+
+# --- patches: a good series applies and tags; a bad one leaves no trace
+expect_status "a good series applies" 0 "$logs/20" "${fw[@]}" scripts/apply-patches.sh "$scratch/good" base good
+if [ "$(git -C "$fake" rev-parse good)" != "$(git -C "$fake" rev-parse base)" ] &&
+	grep -q TWO "$fake/file.txt"; then ok "good series tagged with its change"; else
+	not_ok "good series tagged with its change" "tag or content missing"
+fi
+before=$(git -C "$fake" rev-parse HEAD)
+expect_status "a patch that does not apply exits 1" 1 "$logs/21" "${fw[@]}" scripts/apply-patches.sh "$scratch/bad" base bad
+expect_grep "the failing patch is named" "0002-broken.patch does not apply" "$logs/21"
+if [ "$(git -C "$fake" rev-parse HEAD)" = "$before" ] &&
+	[ ! -d "$fake/.git/rebase-apply" ] &&
+	[ -z "$(git -C "$fake" status --porcelain)" ] &&
+	! git -C "$fake" rev-parse -q --verify bad >/dev/null; then
+	ok "no half-applied tree after a failed series"
+else
+	not_ok "no half-applied tree after a failed series" "HEAD moved, am in progress, tag set or tree dirty"
+fi
+
+# --- local changes are kept unless FORCE=1
+echo local >>"$fake/file.txt"
+expect_status "tree with local changes refuses" 1 "$logs/30" "${fw[@]}" scripts/setup-tree.sh
+expect_grep "refusal says how to force" "FORCE=1" "$logs/30"
+if grep -q local "$fake/file.txt"; then ok "local change kept"; else not_ok "local change kept" "it was discarded"; fi
+expect_status "FORCE=1 discards local changes" 0 "$logs/31" env FORCE=1 "${fw[@]}" scripts/setup-tree.sh
+if grep -q local "$fake/file.txt"; then not_ok "local change discarded" "still there"; else ok "local change discarded"; fi
+expect_status "build refuses a dirty tree" 1 "$logs/32" \
+	sh -c "echo x >>'$fake/file.txt' && env WORK='$scratch/work' TREE='$fake' scripts/build-kernel.sh base base"
+
+# --- config checker
+printf 'CONFIG_A=y\n# CONFIG_B is not set\n' >"$scratch/final"
+printf 'CONFIG_A=y\n' >"$scratch/frag-ok"
+printf 'CONFIG_A=y\nCONFIG_B=y\n' >"$scratch/frag-bad"
+expect_status "config check passes when options match" 0 "$logs/40" scripts/check-config.py "$scratch/final" "$scratch/frag-ok"
+expect_status "config check fails on a missing option" 1 "$logs/41" scripts/check-config.py "$scratch/final" "$scratch/frag-bad"
+expect_grep "missing option is named" "CONFIG_B=y asked by" "$logs/41"
+tally

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# test-static.sh: static checks of the project's own code: shellcheck on
+# every shell script, mypy and byte-compilation of the Python, spatch
+# --parse-cocci on every semantic patch, and a -Werror compile of the guest
+# C programs.  A missing tool prints SKIPPED and counts as neither.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+# shellcheck source=tests/lib-test.sh
+. tests/lib-test.sh
+
+mapfile -t shells < <(find scripts tests .ci -type f 2>/dev/null | sort |
+	while read -r f; do head -c 64 "$f" | grep -qE '^#!.*(ba)?sh' && echo "$f"; done)
+mapfile -t pys < <(find scripts tests -name '*.py' -type f | sort)
+mapfile -t coccis < <(find semantic-patches -maxdepth 1 -name '*.cocci' | sort)
+
+if command -v shellcheck >/dev/null; then
+	for f in "${shells[@]}"; do
+		if out=$(shellcheck -x "$f" 2>&1); then ok "shellcheck $f"; else
+			not_ok "shellcheck $f" "shellcheck reports:"
+			printf '%s\n' "$out" | head -n 20 | sed 's/^/    /'
+		fi
+	done
+else
+	echo "SKIPPED shellcheck: not installed"
+fi
+
+for f in "${pys[@]}"; do
+	if python3 -m py_compile "$f" 2>/dev/null; then ok "py_compile $f"; else not_ok "py_compile $f" "syntax error"; fi
+done
+if command -v mypy >/dev/null; then
+	if out=$(mypy --strict --ignore-missing-imports --no-error-summary "${pys[@]}" 2>&1); then
+		ok "mypy (${#pys[@]} files)"
+	else
+		not_ok "mypy" "type errors:"
+		printf '%s\n' "$out" | head -n 20 | sed 's/^/    /'
+	fi
+else
+	echo "SKIPPED mypy: not installed"
+fi
+
+if command -v spatch >/dev/null; then
+	for f in "${coccis[@]}"; do
+		if spatch --parse-cocci "$f" >/dev/null 2>&1; then ok "parse-cocci $f"; else
+			not_ok "parse-cocci $f" "spatch --parse-cocci failed"
+		fi
+	done
+else
+	echo "SKIPPED spatch --parse-cocci: coccinelle not installed"
+fi
+
+for f in scripts/guest/*.c; do
+	if gcc -Wall -Wextra -Werror -fsyntax-only "$f" 2>/dev/null; then ok "cc -Werror $f"; else
+		not_ok "cc -Werror $f" "compiler warnings"
+	fi
+done
+tally
