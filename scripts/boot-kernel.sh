@@ -54,7 +54,9 @@ done <"$TOP/scripts/qemu/x86_64.args"
 [ -f /usr/share/qemu/qboot.rom ] && args+=(-bios /usr/share/qemu/qboot.rom)
 # panic=-1 reboots at once on a panic and -no-reboot turns that into a QEMU
 # exit, so a crash ends the run in seconds instead of at the timeout.
-cmdline="console=ttyS0 panic=-1 oops=panic plan=$plan ${APPEND:-}"
+# null_blk.poll_queues=0 leaves one hardware queue, so that blk-mq completes
+# requests in BLOCK_SOFTIRQ instead of inline (see blk_mq_complete_request_remote()).
+cmdline="console=ttyS0 panic=-1 oops=panic null_blk.poll_queues=0 plan=$plan ${APPEND:-}"
 
 log boot "$name: booting $kernel (plan $plan, timeout ${BOOT_TIMEOUT}s); console: $console"
 t0=$SECONDS

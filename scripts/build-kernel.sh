@@ -75,5 +75,5 @@ fi
 cp "$OBJ/arch/x86/boot/bzImage" "$res/bzImage"
 cp "$OBJ/.config" "$res/config"
 printf '%s\n' "$commit" >"$res/rev"
-hits=$(ccache -s 2>/dev/null | awk '/[Hh]its:/ {print $2; exit}')
+hits=$(ccache -s 2>/dev/null | awk '/[Hh]its:/ && !h {h = $2} END {print h}')
 result build PASS "$variant at ${commit:0:12}: $res/bzImage in $((SECONDS - t0))s, ccache hits ${hits:-?}"

@@ -15,13 +15,18 @@ from pathlib import Path
 DIAG = re.compile(r"^(?P<file>[^\s:]+):\d+(?::\d+)?: (?P<kind>warning|error): (?P<msg>.*)$")
 
 
+TOP_DIRS = {"arch", "block", "certs", "crypto", "drivers", "fs", "include", "init",
+            "io_uring", "ipc", "kernel", "lib", "mm", "net", "rust", "samples",
+            "scripts", "security", "sound", "tools", "usr", "virt"}
+
+
 def normalize(path: str) -> str:
-    """Make paths from different trees and O= folders comparable."""
-    while path.startswith("../"):
-        path = path[3:]
-    for anchor in ("/linux/",):
-        if anchor in path:
-            path = path.split(anchor, 1)[1]
+    """Make paths from different trees and O= folders comparable: keep the
+    part from the first kernel top-level directory on."""
+    parts = path.split("/")
+    for i, part in enumerate(parts):
+        if part in TOP_DIRS:
+            return "/".join(parts[i:])
     return path
 
 

@@ -252,7 +252,10 @@ def main(argv: list[str]) -> int:
     if args.qemu_status == 3 and not any(s != "PASS" for _, s in rep.steps):
         rep.fail("FAIL", "the guest reported failure (exit code 1) without a failed step")
 
-    print(summary(rep, args.log))
+    text_out = summary(rep, args.log)
+    if args.qemu_status is not None and args.qemu_status % 2 == 1:
+        text_out += f"\n  guest exit code: {args.qemu_status >> 1} (QEMU status {args.qemu_status})"
+    print(text_out)
     if args.json:
         Path(args.json).write_text(json.dumps(asdict(rep), indent=1) + "\n")
     return 0 if rep.verdict == "PASS" else 1

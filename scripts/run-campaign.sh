@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# run-campaign.sh: the whole campaign (make): every stage in order, each
+# logged to $OUT/campaign/STAGE.log, a stage skipped when one it needs
+# failed, and a summary table at the end ($OUT/campaign/summary.txt).
+# Exit status 1 when any stage failed.
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+cd "$TOP"
+
+res="$OUT/campaign"
+mkdir -p "$res"
+declare -A state=()
+rows=()
+
+# stage NAME "NEEDS..." CMD...: run CMD unless a needed stage did not pass.
+stage() {
+	local name=$1 needs=$2 n t0=$SECONDS st line
+	shift 2
+	for n in $needs; do
+		if [ "${state[$n]:-}" != PASS ]; then
+			state[$name]=SKIP
+			rows+=("$(printf '%-12s %-5s %6s  %s' "$name" SKIP - "needs $n")")
+			log campaign "$name: skipped ($n did not pass)"
+			return 0
+		fi
+	done
+	log campaign "$name: $*"
+	set +e
+	"$@" 2>&1 | tee "$res/$name.log" | grep --line-buffered -E '^\[|^RESULT|^boot verdict'
+	st=${PIPESTATUS[0]}
+	set -e
+	line=$(grep '^RESULT' "$res/$name.log" | tail -n 1 | sed 's/^RESULT [^ ]* [A-Z]*: //' || true)
+	if [ "$st" -eq 0 ]; then state[$name]=PASS; else state[$name]=FAIL; fi
+	rows+=("$(printf '%-12s %-5s %5ss  %s' "$name" "${state[$name]}" $((SECONDS - t0)) "${line:-see $res/$name.log}")")
+}
+
+stage deps "" scripts/install-deps.sh
+stage tree "deps" scripts/setup-tree.sh
+stage initramfs "deps" scripts/make-initramfs.sh
+stage build-base "tree" scripts/build-kernel.sh base base
+stage boot-base "build-base initramfs" scripts/boot-kernel.sh base default
+if [ -f core-patches/series ]; then
+	stage core "tree" scripts/apply-patches.sh core-patches base core
+	stage build-core "core" scripts/build-kernel.sh core core
+	stage boot-core "build-core initramfs" env BOOT_EXPECT_KUNIT="${CORE_KUNIT_SUITES:-}" \
+		BOOT_ALLOW="${CORE_BOOT_ALLOW:-}" scripts/boot-kernel.sh core default
+	stage sparse-core "build-core" scripts/sparse-check.sh base core \
+		kernel/softirq.c kernel/locking/spinlock.c
+fi
+if [ -x scripts/test-cocci.sh ]; then
+	stage cocci-test "deps" scripts/test-cocci.sh
+fi
+if [ -x scripts/convert-subsys.sh ]; then
+	stage convert-net "tree" scripts/convert-subsys.sh net
+fi
+
+{
+	echo "campaign summary ($(date '+%F %T'), work folder $WORK)"
+	echo
+	printf '%-12s %-5s %6s  %s\n' stage state time detail
+	printf '%s\n' "${rows[@]}"
+	for b in base core; do
+		f="$OUT/boot/$b-default/summary.txt"
+		if [ ! -f "$f" ] || [ "${state[boot-$b]:-SKIP}" = SKIP ]; then
+			continue
+		fi
+		echo
+		echo "== boot of the $b kernel"
+		grep -Ev '^    (ok|not ok|skip) ' "$f"
+	done
+	echo
+	echo "logs: $res/"
+} | tee "$res/summary.txt"
+for s in "${state[@]}"; do
+	[ "$s" != FAIL ] || exit 1
+done
