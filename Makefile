@@ -10,6 +10,9 @@ APPEND   ?=
 FILES    ?=
 OLD      ?= base
 NEW      ?= core
+FROM     ?= base
+TO       ?= core
+SERIES_ONLY ?=
 FORCE    ?= 0
 SUBSYS   ?= net
 FILE     ?=
@@ -17,11 +20,11 @@ MASKS    ?=
 CCACHE_DIR     ?= $(HOME)/.cache/ccache
 CCACHE_MAXSIZE ?= 20G
 
-export WORK JOBS APPEND FORCE CCACHE_DIR CCACHE_MAXSIZE
+export WORK JOBS APPEND FORCE CCACHE_DIR CCACHE_MAXSIZE SERIES_ONLY
 
 S := scripts
 
-.PHONY: all help check deps tree initramfs build boot sparse core \
+.PHONY: all help check deps tree initramfs build boot sparse core rt-check series-check \
 	cocci-test analyze convert-file convert
 
 all: ## the whole campaign with a summary (deps, tree, base and core kernels, boots)
@@ -33,6 +36,7 @@ help: ## list the targets and variables
 		sed 's/:.*## /\t/' | awk -F'\t' '{printf "  %-13s %s\n", $$1, $$2}'
 	@echo "variables: WORK=$(WORK) JOBS=$(JOBS) VARIANT=$(VARIANT) PLAN=$(PLAN)"
 	@echo "           APPEND= FILES= OLD=$(OLD) NEW=$(NEW) FORCE=$(FORCE) SUBSYS=$(SUBSYS) FILE= MASKS="
+	@echo "           FROM=$(FROM) TO=$(TO) SERIES_ONLY="
 
 check: deps tree ## the test suite (installs what it needs; ends with "N passed, N failed")
 	@tests/run-tests.sh
@@ -58,6 +62,12 @@ sparse: ## sparse FILES="a.c b.c" at OLD and NEW; fails on new warnings
 
 core: ## apply core-patches/ on base, tag core
 	@$(S)/apply-patches.sh core-patches base core
+
+rt-check: ## compile the core objects with CONFIG_PREEMPT_RT=y (at tag core)
+	@$(S)/check-rt-build.sh core
+
+series-check: initramfs ## build and boot (PLAN) every commit FROM..TO (SERIES_ONLY="1 3" or last for fewer)
+	@$(S)/check-series.sh $(FROM) $(TO) $(PLAN)
 
 cocci-test: ## semantic patch tests (tests/NAME.c -> NAME.res)
 	@$(S)/test-cocci.sh

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# test-core.sh: the core patch series: checkpatch --strict on every patch,
+# apply on a fresh base, build, boot under lockdep with the traffic plan
+# and the softirq_mask KUnit suite, sparse adds no warning over base, and
+# the touched objects compile with PREEMPT_RT.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+# shellcheck source=tests/lib-test.sh
+. tests/lib-test.sh
+# shellcheck source=scripts/lib.sh
+. scripts/lib.sh
+
+logs="$OUT/check/core"
+mkdir -p "$logs"
+mapfile -t patches < <(sed 's/#.*//; /^[[:space:]]*$/d' core-patches/series)
+if [ ${#patches[@]} -eq 0 ]; then
+	not_ok "core-patches/series lists patches" "empty"
+	tally
+fi
+
+# checkpatch of the tree the series targets (the series does not change it).
+for p in "${patches[@]}"; do
+	# checkpatch runs scripts/spdxcheck.py with python3: use Debian's, which has ply.
+	if out=$(cd "$TREE" && PATH=/usr/bin:$PATH scripts/checkpatch.pl --strict -q "$TOP/core-patches/$p" 2>&1); then
+		ok "checkpatch --strict $p"
+	else
+		not_ok "checkpatch --strict $p" "errors or warnings:"
+		printf '%s\n' "$out" | head -n 20 | sed 's/^/    /'
+	fi
+done
+
+expect_status "series applies on base" 0 "$logs/apply.log" scripts/apply-patches.sh core-patches base core
+expect_status "core kernel builds" 0 "$logs/build.log" scripts/build-kernel.sh core core
+expect_status "core kernel boots (traffic plan, lockdep, KUnit)" 0 "$logs/boot.log" \
+	env BOOT_EXPECT_KUNIT=softirq_mask scripts/boot-kernel.sh core default
+sum="$OUT/boot/core-default/summary.txt"
+sed 's/^/    /' "$sum" 2>/dev/null | head -n 40 || true
+expect_grep "lockdep self-tests still pass" "lockdep self-tests: Good, all [0-9]+ testcases passed" "$sum"
+expect_grep "traffic: TCP lost nothing on veth" "traffic veth/tcp: sent=[1-9][0-9]* received=[0-9]+ lost=0 corrupt=0" "$sum"
+for c in masked_vector_runs_once_at_section_end unmasked_vector_runs_at_irq_exit_in_section \
+	nested_sections_restore_outer_mask full_and_masked_sections_mix \
+	full_mask_equals_local_bh_disable stress_all_cpus_no_lost_or_double_runs \
+	misuse_is_reported_and_loses_nothing lock_wrappers_exclude_other_cpu; do
+	expect_grep "kunit case $c passed" "^    ok +softirq_mask\\.$c\$" "$sum"
+done
+
+expect_status "sparse: no new warnings in the core files" 0 "$logs/sparse.log" \
+	scripts/sparse-check.sh base core kernel/softirq.c kernel/locking/spinlock.c
+expect_status "PREEMPT_RT: softirq.o and spinlock.o compile" 0 "$logs/rt.log" scripts/check-rt-build.sh core
+tally
