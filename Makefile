@@ -11,7 +11,10 @@ FILES    ?=
 OLD      ?= base
 NEW      ?= core
 FROM     ?= base
-TO       ?= core
+TO       ?= series
+GOOD     ?= base
+BAD      ?= series
+TEST     ?= boot
 SERIES_ONLY ?=
 FORCE    ?= 0
 SUBSYS   ?= net
@@ -24,7 +27,7 @@ export WORK JOBS APPEND FORCE CCACHE_DIR CCACHE_MAXSIZE SERIES_ONLY
 
 S := scripts
 
-.PHONY: all help check deps tree initramfs build boot sparse core rt-check series-check \
+.PHONY: all help check deps tree initramfs build boot sparse core rt-check series series-check bisect \
 	cocci-test analyze convert-file convert
 
 all: ## the whole campaign with a summary (deps, tree, base and core kernels, boots)
@@ -36,7 +39,7 @@ help: ## list the targets and variables
 		sed 's/:.*## /\t/' | awk -F'\t' '{printf "  %-13s %s\n", $$1, $$2}'
 	@echo "variables: WORK=$(WORK) JOBS=$(JOBS) VARIANT=$(VARIANT) PLAN=$(PLAN)"
 	@echo "           APPEND= FILES= OLD=$(OLD) NEW=$(NEW) FORCE=$(FORCE) SUBSYS=$(SUBSYS) FILE= MASKS="
-	@echo "           FROM=$(FROM) TO=$(TO) SERIES_ONLY="
+	@echo "           FROM=$(FROM) TO=$(TO) SERIES_ONLY= GOOD=$(GOOD) BAD=$(BAD) TEST=$(TEST)"
 
 check: deps tree ## the test suite (installs what it needs; ends with "N passed, N failed")
 	@tests/run-tests.sh
@@ -66,8 +69,14 @@ core: ## apply core-patches/ on base, tag core
 rt-check: ## compile the core objects with CONFIG_PREEMPT_RT=y (at tag core)
 	@$(S)/check-rt-build.sh core
 
+series: ## stack base + core-patches + conversions/*/ as commits (tags core, conv-SUBSYS, series)
+	@$(S)/make-series.sh
+
 series-check: initramfs ## build and boot (PLAN) every commit FROM..TO (SERIES_ONLY="1 3" or last for fewer)
 	@$(S)/check-series.sh $(FROM) $(TO) $(PLAN)
+
+bisect: ## first bad commit in GOOD..BAD with TEST=boot|kunit|traffic (git bisect run)
+	@$(S)/bisect-boot.sh $(GOOD) $(BAD) $(TEST)
 
 cocci-test: ## semantic patch tests (tests/NAME.c -> NAME.res)
 	@$(S)/test-cocci.sh

@@ -6,7 +6,11 @@
 #   REV defaults to the tag "core"; objects default to kernel/softirq.o and
 #   kernel/locking/spinlock.o.
 # Reads:  $TREE, scripts/kconfig/{guest,preempt-rt}.config
-# Writes: $WORK/obj-rt (its own O= folder), $OUT/rt-build/log
+# Writes: $WORK/linux-rt (a scratch git worktree, removed afterwards),
+#         $WORK/obj-rt (its own O= folder), $OUT/rt-build/log
+# Linux 6.1 has no PREEMPT_RT support on x86 (ARCH_SUPPORTS_RT came to x86
+# in 6.12), so the worktree gets a local, never committed "select
+# ARCH_SUPPORTS_RT" in arch/x86/Kconfig: enough to compile the objects.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -27,15 +31,19 @@ logf="$res/log"
 
 commit=$(git -C "$TREE" rev-parse -q --verify "$rev^{commit}") ||
 	die rt-build "revision '$rev' not found in $TREE (run 'make core' first)" 2
-[ -z "$(git -C "$TREE" status --porcelain --untracked-files=no)" ] ||
-	die rt-build "$TREE has uncommitted changes; commit or discard them first" 1
-git -C "$TREE" checkout -q --detach "$commit"
+wt="$WORK/linux-rt"
+git -C "$TREE" worktree remove --force "$wt" >/dev/null 2>&1 || rm -rf "$wt"
+git -C "$TREE" worktree prune
+git -C "$TREE" worktree add -q --detach "$wt" "$commit"
+trap 'git -C "$TREE" worktree remove --force "$wt" >/dev/null 2>&1 || true' EXIT
+grep -q 'select ARCH_SUPPORTS_RT' "$wt/arch/x86/Kconfig" ||
+	sed -i 's/^config X86$/&\n\tselect ARCH_SUPPORTS_RT/' "$wt/arch/x86/Kconfig"
 
-kmake=(make -C "$TREE" ARCH=x86_64 O="$ort" CC="ccache gcc" HOSTCC="ccache gcc")
+kmake=(make -C "$wt" ARCH=x86_64 O="$ort" CC="ccache gcc" HOSTCC="ccache gcc")
 log rt-build "configuring PREEMPT_RT in $ort"
 {
 	"${kmake[@]}" tinyconfig
-	"$TREE/scripts/kconfig/merge_config.sh" -m -O "$ort" "$ort/.config" \
+	"$wt/scripts/kconfig/merge_config.sh" -m -O "$ort" "$ort/.config" \
 		"$TOP/scripts/kconfig/guest.config" "$TOP/scripts/kconfig/preempt-rt.config"
 	"${kmake[@]}" olddefconfig
 } >>"$logf" 2>&1 || die rt-build "configuration failed; see $logf" 1

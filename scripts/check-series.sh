@@ -7,8 +7,7 @@
 #   PLAN      guest plan for each boot (default "smoke")
 # Env:    SERIES_ONLY="N M ..." checks only those positions (1 = first
 #         commit after FROM); "last" checks only TO.
-# Reads:  $TREE; fragments scripts/kconfig/guest.config and, at commits whose
-#         Kconfig defines their options, scripts/kconfig/core.config
+# Reads:  $TREE; config fragments from scripts/kconfig-fragments.sh
 # Writes: $OUT/series-check/table.txt, per-step build/boot logs (one O=
 #         folder and ccache: a step that touches a few files rebuilds fast)
 # The tree is put back where it was, also on interruption.
@@ -41,24 +40,6 @@ mkdir -p "$res"
 start=$(git -C "$TREE" rev-parse HEAD)
 trap 'git -C "$TREE" checkout -q --detach "$start"' EXIT
 
-optional_fragments=("$TOP/scripts/kconfig/core.config")
-
-# fragments_for REV: guest.config, plus each optional fragment whose
-# options all exist in the Kconfig files at REV.
-fragments_for() {
-	local rev=$1 f sym ok frags="$TOP/scripts/kconfig/guest.config"
-	for f in "${optional_fragments[@]}"; do
-		ok=1
-		while read -r sym; do
-			git -C "$TREE" grep -q -E "^(menu)?config $sym\$" "$rev" -- '*Kconfig*' || ok=0
-		done < <(sed -n 's/^CONFIG_\([A-Za-z0-9_]*\)=.*/\1/p' "$f")
-		if [ "$ok" -eq 1 ]; then
-			frags="$frags $f"
-		fi
-	done
-	echo "$frags"
-}
-
 table="$res/table.txt"
 printf '%-3s %-12s %-58s %-6s %-9s %6s\n' '#' commit subject build boot time >"$table"
 failed=0
@@ -73,7 +54,7 @@ for c in "${commits[@]}"; do
 	log series-check "[$n/${#commits[@]}] ${c:0:12} $subject"
 	build=FAIL
 	boot=-
-	if KFRAGMENTS=$(fragments_for "$c") "$TOP/scripts/build-kernel.sh" series "$c" \
+	if KFRAGMENTS=$("$TOP/scripts/kconfig-fragments.sh" "$c") "$TOP/scripts/build-kernel.sh" series "$c" \
 		>"$res/build-$n.log" 2>&1; then
 		build=PASS
 		boot=FAIL

@@ -16,6 +16,7 @@ all_suites=(
 	"cocci:scripts/test-cocci.sh"
 	"analysis:scripts/test-analysis.sh"
 	"boot-base:tests/test-boot-base.sh"
+	"bisect:tests/test-bisect.sh"
 	"core:tests/test-core.sh"
 )
 want=${SUITES:-}
