@@ -61,7 +61,7 @@ log bisect "bisecting $(git -C "$TREE" rev-list --count "$good..$bad") commits (
 git -C "$TREE" bisect start "$bad" "$good" >/dev/null
 st=0
 git -C "$TREE" bisect run "$step" "$test" >"$res/run.log" 2>&1 || st=$?
-grep '^\[' "$res/run.log" || true
+grep -E '^\[[0-9:]{8}\] ' "$res/run.log" || true
 first=$(git -C "$TREE" rev-parse -q --verify refs/bisect/bad || true)
 if [ "$st" -ne 0 ] || [ -z "$first" ] || ! grep -q 'is the first bad commit' "$res/run.log"; then
 	tail -n 15 "$res/run.log" >&2
