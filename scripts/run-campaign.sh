@@ -43,10 +43,11 @@ stage boot-base "build-base initramfs" scripts/boot-kernel.sh base default
 if [ -f core-patches/series ]; then
 	stage core "tree" scripts/apply-patches.sh core-patches base core
 	stage build-core "core" scripts/build-kernel.sh core core
-	stage boot-core "build-core initramfs" env BOOT_EXPECT_KUNIT="${CORE_KUNIT_SUITES:-}" \
-		BOOT_ALLOW="${CORE_BOOT_ALLOW:-}" scripts/boot-kernel.sh core default
+	stage boot-core "build-core initramfs" env BOOT_EXPECT_KUNIT=softirq_mask \
+		scripts/boot-kernel.sh core default
 	stage sparse-core "build-core" scripts/sparse-check.sh base core \
 		kernel/softirq.c kernel/locking/spinlock.c
+	stage rt-check "core" scripts/check-rt-build.sh core
 fi
 if [ -x scripts/test-cocci.sh ]; then
 	stage cocci-test "deps" scripts/test-cocci.sh
