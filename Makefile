@@ -20,10 +20,11 @@ FORCE    ?= 0
 SUBSYS   ?= net
 FILE     ?=
 MASKS    ?=
+OVERRIDES ?=
 CCACHE_DIR     ?= $(HOME)/.cache/ccache
 CCACHE_MAXSIZE ?= 20G
 
-export WORK JOBS APPEND FORCE CCACHE_DIR CCACHE_MAXSIZE SERIES_ONLY
+export WORK JOBS APPEND FORCE CCACHE_DIR CCACHE_MAXSIZE SERIES_ONLY OVERRIDES
 
 S := scripts
 
@@ -39,7 +40,7 @@ help: ## list the targets and variables
 		sed 's/:.*## /\t/' | awk -F'\t' '{printf "  %-13s %s\n", $$1, $$2}'
 	@echo "variables: WORK=$(WORK) JOBS=$(JOBS) VARIANT=$(VARIANT) PLAN=$(PLAN)"
 	@echo "           APPEND= FILES= OLD=$(OLD) NEW=$(NEW) FORCE=$(FORCE) SUBSYS=$(SUBSYS) FILE= MASKS="
-	@echo "           FROM=$(FROM) TO=$(TO) SERIES_ONLY= GOOD=$(GOOD) BAD=$(BAD) TEST=$(TEST)"
+	@echo "           FROM=$(FROM) TO=$(TO) SERIES_ONLY= GOOD=$(GOOD) BAD=$(BAD) TEST=$(TEST) OVERRIDES="
 
 check: deps tree ## the test suite (installs what it needs; ends with "N passed, N failed")
 	@tests/run-tests.sh
@@ -81,12 +82,12 @@ bisect: ## first bad commit in GOOD..BAD with TEST=boot|kunit|traffic (git bisec
 cocci-test: ## semantic patch tests (tests/NAME.c -> NAME.res)
 	@$(S)/test-cocci.sh
 
-analyze: ## vector-reachability analysis over SUBSYS
+analyze: ## vector-reachability analysis over SUBSYS (folders of the tree, e.g. "net")
 	@$(S)/analyze-vectors.sh $(SUBSYS)
 
 convert-file: ## print FILE converted with the mask table MASKS
 	@test -n "$(FILE)" -a -n "$(MASKS)" || { echo 'usage: make convert-file FILE=x.c MASKS=table' >&2; exit 2; }
 	@$(S)/convert-file.sh $(FILE) $(MASKS)
 
-convert: ## analysis + conversion of SUBSYS into conversions/SUBSYS/
+convert: ## analysis + conversion of SUBSYS into conversions/SUBSYS/ (OVERRIDES=auditors' mask table)
 	@$(S)/convert-subsys.sh $(SUBSYS)

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# test-analysis.sh: run the vector analysis on the fixtures in
+# tests/analysis-fixtures/ and check the mask tables it writes.
+#
+# Usage:  scripts/test-analysis.sh [FIXTURE...]
+# Reads:  tests/analysis-fixtures/FIXTURE/*.c and expected-masks.txt
+#         (one expected "<class> <mask>" line per case), optional
+#         expected-evidence.txt (one "<class> <VEC> <function>" line per
+#         case: the evidence chain for VEC must pass through function).
+# Writes: "PASS/FAIL fixture:class" lines, then "N passed, N failed".
+# Exit:   0 all passed, 1 a case failed, 2 missing tool or input.
+set -euo pipefail
+
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+stage=analysis-test
+
+need_tool "$stage" spatch python3
+base=$TOP/tests/analysis-fixtures
+if [ $# -gt 0 ]; then
+	fixtures=("$@")
+else
+	fixtures=()
+	for d in "$base"/*/; do
+		fixtures+=("$(basename "$d")")
+	done
+fi
+[ ${#fixtures[@]} -gt 0 ] || die "$stage" "no fixtures in $base" 2
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0
+failed=0
+pass() { echo "PASS $1"; passed=$((passed + 1)); }
+fail() { echo "FAIL $1${2:+: $2}"; failed=$((failed + 1)); }
+
+for fx in "${fixtures[@]}"; do
+	dir=$base/$fx
+	[ -f "$dir/expected-masks.txt" ] || die "$stage" "no $dir/expected-masks.txt" 2
+	out=$tmp/$fx
+	if ! TREE=$dir OUT=$out "$TOP/scripts/analyze-vectors.sh" . \
+		>"$tmp/$fx.log" 2>&1; then
+		cat "$tmp/$fx.log"
+		fail "$fx" "analysis failed"
+		continue
+	fi
+	table=$out/analyze/masks.txt
+	while read -r cls mask; do
+		case $cls in '' | '#'*) continue ;; esac
+		[ "$cls" = struct ] && { cls="struct ${mask%% *}"; mask=${mask#* }; }
+		got=$(awk -v c="$cls" '!/^#/ { m = $NF; $NF = ""; sub(/ $/, "");
+			if ($0 == c) print m }' "$table")
+		if [ "$got" = "$mask" ]; then
+			pass "$fx:$cls"
+		else
+			fail "$fx:$cls" "expected '$mask', got '${got:-no line}'"
+		fi
+	done <"$dir/expected-masks.txt"
+	extra=$(grep -v '^#' "$table" | grep -vxF -f "$dir/expected-masks.txt" || true)
+	if [ -z "$extra" ]; then
+		pass "$fx:no-unexpected-lines"
+	else
+		fail "$fx:no-unexpected-lines" "$(echo "$extra" | tr '\n' ';')"
+	fi
+	if [ -f "$dir/expected-evidence.txt" ]; then
+		while read -r s typ vec func; do
+			case $s in '' | '#'*) continue ;; esac
+			cls="$s $typ"
+			if python3 - "$out/analyze/vectors.json" "$cls" "$vec" "$func" <<'PY'
+import json, sys
+data = json.load(open(sys.argv[1]))
+chain = data.get(sys.argv[2], {}).get("evidence", {}).get(sys.argv[3], [])
+sys.exit(0 if any(sys.argv[4] in step for step in chain) else 1)
+PY
+			then
+				pass "$fx:$cls:$vec-via-$func"
+			else
+				fail "$fx:$cls:$vec-via-$func" "no such evidence chain"
+			fi
+		done <"$dir/expected-evidence.txt"
+	fi
+done
+echo "$passed passed, $failed failed"
+if [ "$failed" -gt 0 ]; then
+	result "$stage" FAIL "$failed of $((passed + failed)) cases failed"
+	exit 1
+fi
+result "$stage" PASS "$passed cases"
