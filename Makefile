@@ -21,6 +21,7 @@ SUBSYS   ?= net
 FILE     ?=
 MASKS    ?=
 OVERRIDES ?=
+KERNELS  ?= base core
 CCACHE_DIR     ?= $(HOME)/.cache/ccache
 CCACHE_MAXSIZE ?= 20G
 
@@ -28,7 +29,7 @@ export WORK JOBS APPEND FORCE CCACHE_DIR CCACHE_MAXSIZE SERIES_ONLY OVERRIDES
 
 S := scripts
 
-.PHONY: all help check deps tree initramfs build boot sparse core rt-check series series-check bisect \
+.PHONY: all help check deps tree initramfs build boot sparse core rt-check series series-check bisect bench bench-e2e \
 	cocci-test analyze convert-file convert
 
 all: ## the whole campaign with a summary (deps, tree, base and core kernels, boots)
@@ -78,6 +79,12 @@ series-check: initramfs ## build and boot (PLAN) every commit FROM..TO (SERIES_O
 
 bisect: ## first bad commit in GOOD..BAD with TEST=boot|kunit|traffic (git bisect run)
 	@$(S)/bisect-boot.sh $(GOOD) $(BAD) $(TEST)
+
+bench: deps tree core initramfs ## API overhead and latency benchmarks in QEMU (tag bench = core + scripts/bench); writes results/
+	@$(S)/run-bench.sh
+
+bench-e2e: initramfs ## the same traffic plan on KERNELS="A B" (variants or bzImage paths) side by side; results/bench-e2e.md
+	@$(S)/run-bench-e2e.sh $(KERNELS)
 
 cocci-test: ## semantic patch tests (tests/NAME.c -> NAME.res)
 	@$(S)/test-cocci.sh

@@ -1,0 +1,378 @@
+#!/usr/bin/env python3
+"""Summarize the softirq-mask benchmarks from saved console logs.
+
+Usage:
+  summarize-bench.py micro CONSOLE OUTDIR [--expect-d "10 100 1000"]
+        [--expect-rounds N] [--conditions TEXT] [--no-plots]
+  summarize-bench.py e2e OUTDIR NAME=CONSOLE NAME=CONSOLE [--conditions TEXT]
+
+micro reads the "BENCH ..." lines of the boot-time benchmark
+(kernel/softirq_mask_bench.c, scripts/bench/) and writes OUTDIR/bench.md
+(overhead ratios and latency percentiles: medians over rounds with their
+min-max spread), OUTDIR/data/*.dat and, with gnuplot, OUTDIR/overhead.png and
+OUTDIR/latency-VEC.png.  e2e reads the "BENCH-E2E" and "TRAFFIC" lines of
+scripts/guest/bench-e2e from two (or more) kernels and writes
+OUTDIR/bench-e2e.md with the kernels side by side.
+
+Exit: 0 when every expected line is present and sane, 1 when lines are
+missing or a figure is not sane (the reasons are printed), 2 on bad usage or
+an unreadable log.
+"""
+from __future__ import annotations
+
+import argparse
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+# printk prefix "[   12.345678] " is optional: the parser runs on any log.
+PREFIX = re.compile(r"^(?:\[\s*\d+\.\d+\]\s*)?")
+KV = re.compile(r"(\w+)=(\S+)")
+APIS = ("spin_lock_bh", "spin_lock_bh_mask", "local_bh_disable", "local_bh_disable_mask")
+PAIRS = (("spin_lock_bh_mask", "spin_lock_bh"), ("local_bh_disable_mask", "local_bh_disable"))
+MODES = ("none", "bh", "mask")
+VECS = ("HRTIMER", "TASKLET")
+
+
+def strip(line: str) -> str:
+    """The line without the printk timestamp and trailing blanks."""
+    return PREFIX.sub("", line.rstrip("\r\n"), count=1)
+
+
+def fields(line: str) -> dict[str, str]:
+    return dict(KV.findall(line))
+
+
+@dataclass
+class Spread:
+    """Median of a list of values and its min-max range."""
+
+    values: list[float]
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.values)
+
+    def fmt(self, scale: float = 1.0, digits: int = 1) -> str:
+        lo, hi = min(self.values) / scale, max(self.values) / scale
+        return f"{self.median / scale:.{digits}f} [{lo:.{digits}f}-{hi:.{digits}f}]"
+
+
+@dataclass
+class Micro:
+    """What one boot of the benchmark kernel printed."""
+
+    start: dict[str, str] = field(default_factory=dict)
+    end: dict[str, str] | None = None
+    # api -> round -> ns per pair
+    overhead: dict[str, dict[int, float]] = field(default_factory=dict)
+    # (vec, mode, d_us) -> list of per-round figure dicts
+    latency: dict[tuple[str, str, int], list[dict[str, int]]] = field(default_factory=dict)
+    errors: list[str] = field(default_factory=list)
+
+
+def parse_micro(text: str) -> Micro:
+    res = Micro()
+    for raw in text.splitlines():
+        line = strip(raw)
+        if line.startswith("BENCH-START "):
+            res.start = fields(line)
+        elif line.startswith("BENCH-END"):
+            res.end = fields(line)
+        elif line.startswith("BENCH overhead "):
+            f = fields(line)
+            ns = int(f["total_ns"]) / max(int(f["iters"]), 1)
+            res.overhead.setdefault(f["api"], {})[int(f["round"])] = ns
+        elif line.startswith("BENCH latency "):
+            f = fields(line)
+            if "error" in f:
+                res.errors.append(line)
+                continue
+            key = (f["vec"], f["mode"], int(f["D_us"]))
+            nums = {k: int(v) for k, v in f.items() if k.endswith("_ns") or k in ("n", "round")}
+            res.latency.setdefault(key, []).append(nums)
+    return res
+
+
+def check_micro(res: Micro, want_d: list[int], want_rounds: int | None) -> list[str]:
+    """Reasons why the run is incomplete or not sane; empty when fine."""
+    bad: list[str] = list(res.errors)
+    if not res.start:
+        bad.append("no BENCH-START line (benchmark not built in, or not asked for)")
+    if res.end is None:
+        bad.append("no BENCH-END line (the benchmark did not finish)")
+    elif res.end.get("errors", "0") != "0":
+        bad.append(f"BENCH-END reports errors={res.end.get('errors')}")
+    rounds = want_rounds or int(res.start.get("rounds", "0") or 0)
+    for api in APIS:
+        got = res.overhead.get(api, {})
+        if len(got) < rounds or not got:
+            bad.append(f"overhead {api}: {len(got)} rounds, expected {rounds}")
+        if any(v <= 0 or v > 1e6 for v in got.values()):
+            bad.append(f"overhead {api}: implausible ns per pair {sorted(got.values())}")
+    for vec in VECS:
+        keys = [(vec, "none", 0)] + [(vec, m, d) for d in want_d for m in ("bh", "mask")]
+        for key in keys:
+            runs = res.latency.get(key, [])
+            if len(runs) < max(rounds, 1):
+                bad.append(f"latency {' '.join(map(str, key))}: {len(runs)} rounds, expected {rounds}")
+            for r in runs:
+                if not (0 < r["n"] and r["min_ns"] <= r["p50_ns"] <= r["p99_ns"] <= r["max_ns"]):
+                    bad.append(f"latency {' '.join(map(str, key))}: figures out of order {r}")
+    return bad
+
+
+def ratio_rows(res: Micro) -> list[tuple[str, str, Spread, Spread, Spread]]:
+    """Per pair: mask API, plain API, ns of each, and the per-round ratio."""
+    rows = []
+    for mask, plain in PAIRS:
+        m, p = res.overhead.get(mask, {}), res.overhead.get(plain, {})
+        common = sorted(set(m) & set(p))
+        if not common:
+            continue
+        ratios = [m[r] / p[r] for r in common]
+        rows.append((mask, plain, Spread([m[r] for r in common]),
+                     Spread([p[r] for r in common]), Spread(ratios)))
+    return rows
+
+
+def micro_markdown(res: Micro, conditions: str, want_d: list[int]) -> str:
+    out = ["# Per-vector softirq masking: micro-benchmarks", ""]
+    if conditions:
+        out += [conditions, ""]
+    s = res.start
+    out += [f"Parameters: rounds={s.get('rounds', '?')}, iterations per variant and round="
+            f"{s.get('iters', '?')}, latency samples per run={s.get('samples', '?')}, "
+            f"guest CPUs={s.get('cpus', '?')}, HZ={s.get('hz', '?')}. "
+            "Figures are medians over rounds, [min-max] over rounds.", ""]
+    out += ["## API overhead (uncontended, mask = NET_RX)", "",
+            "| mask API | ns/pair | all-vector API | ns/pair | ratio mask/all | within 10% |",
+            "|---|---|---|---|---|---|"]
+    for mask, plain, mns, pns, ratio in ratio_rows(res):
+        ok = "yes" if ratio.median <= 1.10 else "no"
+        out.append(f"| {mask} | {mns.fmt()} | {plain} | {pns.fmt()} | {ratio.fmt(digits=3)} | {ok} |")
+    out += ["", "The ratio is taken per round (the variants run interleaved in every round),",
+            "then the median and range over rounds are reported.", ""]
+    out += ["## Delay from raising a vector to its handler, while a kthread holds sections of D",
+            "", "Mode `bh`: spin_lock_bh() (all vectors held back); `mask`: spin_lock_bh_mask()",
+            "with NET_RX only; `none`: the kthread spins without a section (the floor).",
+            "HRTIMER: soft hrtimer, expiry to callback; TASKLET: tasklet_schedule() from a",
+            "hard hrtimer callback to the tasklet. Times in microseconds.", "",
+            "| vector | D (µs) | mode | p50 | p99 | max | samples |", "|---|---|---|---|---|---|---|"]
+    for vec in VECS:
+        for d in [0] + want_d:
+            for mode in (("none",) if d == 0 else ("bh", "mask")):
+                runs = res.latency.get((vec, mode, d), [])
+                if not runs:
+                    continue
+                cells = [Spread([float(r[k]) for r in runs]).fmt(1000.0)
+                         for k in ("p50_ns", "p99_ns", "max_ns")]
+                n = sum(r["n"] for r in runs)
+                out.append(f"| {vec} | {d if d else '-'} | {mode} | {' | '.join(cells)} | {n} |")
+    return "\n".join(out) + "\n"
+
+
+def write_micro_plots(res: Micro, outdir: Path, want_d: list[int]) -> list[str]:
+    """Data files and gnuplot PNGs; returns the PNG names written."""
+    data = outdir / "data"
+    data.mkdir(parents=True, exist_ok=True)
+    rounds = sorted({r for api in APIS for r in res.overhead.get(api, {})})
+    with open(data / "overhead.dat", "w") as fh:
+        fh.write("# round " + " ".join(APIS) + "  (ns per pair)\n")
+        for r in rounds:
+            vals = [f"{res.overhead.get(a, {}).get(r, float('nan')):.2f}" for a in APIS]
+            fh.write(f"{r} {' '.join(vals)}\n")
+    for vec in VECS:
+        with open(data / f"latency-{vec}.dat", "w") as fh:
+            fh.write("# D_us bh_p50 bh_p99 bh_max mask_p50 mask_p99 mask_max none_p50 none_p99"
+                     "  (us, medians over rounds; none = no section, the floor)\n")
+            floor = res.latency.get((vec, "none", 0), [])
+            for d in want_d:
+                lat: list[float] = []
+                for mode in ("bh", "mask"):
+                    runs = res.latency.get((vec, mode, d), [])
+                    for k in ("p50_ns", "p99_ns", "max_ns"):
+                        lat.append(statistics.median([r[k] for r in runs]) / 1000.0
+                                    if runs else float("nan"))
+                for k in ("p50_ns", "p99_ns"):
+                    lat.append(statistics.median([r[k] for r in floor]) / 1000.0
+                               if floor else float("nan"))
+                fh.write(f"{d} " + " ".join(f"{v:.2f}" for v in lat) + "\n")
+    if not shutil.which("gnuplot"):
+        print("summarize-bench: gnuplot not installed; plots skipped", file=sys.stderr)
+        return []
+    script = [
+        "set terminal pngcairo size 900,540 noenhanced" if has_pngcairo() else
+        "set terminal png size 900,540 noenhanced",
+        f"set output '{outdir / 'overhead.png'}'",
+        "set title 'Uncontended pair cost per round (mask = NET_RX)'",
+        "set xlabel 'round'", "set ylabel 'ns per lock/unlock pair'", "set key outside",
+        "plot " + ", ".join(f"'{data / 'overhead.dat'}' using 1:{i + 2} with linespoints title '{a}'"
+                            for i, a in enumerate(APIS)),
+    ]
+    names = ["overhead.png"]
+    for vec in VECS:
+        dat = data / f"latency-{vec}.dat"
+        script += [
+            f"set output '{outdir / f'latency-{vec}.png'}'",
+            f"set title '{vec}: raise-to-handler delay while another kthread holds D-long sections'",
+            "set xlabel 'section length D (us)'", "set ylabel 'delay (us)'",
+            "set logscale xy", "set key outside",
+            "plot " + ", ".join(
+                f"'{dat}' using 1:{col} with linespoints dt {dt} lc {'rgb ' if isinstance(lc, str) else ''}{lc} "
+                f"title '{mode} {stat}'"
+                for col, mode, stat, dt, lc in (
+                    (2, "bh", "p50", 1, 1), (3, "bh", "p99", 2, 1), (4, "bh", "max", 3, 1),
+                    (5, "mask", "p50", 1, 2), (6, "mask", "p99", 2, 2), (7, "mask", "max", 3, 2),
+                    (8, "none", "p50", 1, "'gray'"), (9, "none", "p99", 2, "'gray'"))),
+            "unset logscale",
+        ]
+        names.append(f"latency-{vec}.png")
+    proc = subprocess.run(["gnuplot"], input="\n".join(script) + "\n", text=True,
+                          capture_output=True, check=False)
+    if proc.returncode != 0:
+        print(f"summarize-bench: gnuplot failed: {proc.stderr.strip()}", file=sys.stderr)
+        return []
+    return names
+
+
+def has_pngcairo() -> bool:
+    proc = subprocess.run(["gnuplot", "-e", "set terminal"], capture_output=True, text=True,
+                          check=False)
+    return "pngcairo" in proc.stdout + proc.stderr
+
+
+def cmd_micro(args: argparse.Namespace) -> int:
+    try:
+        text = Path(args.console).read_text(errors="replace")
+    except OSError as err:
+        print(f"summarize-bench: {err}", file=sys.stderr)
+        return 2
+    want_d = [int(x) for x in args.expect_d.split()]
+    res = parse_micro(text)
+    bad = check_micro(res, want_d, args.expect_rounds)
+    outdir = Path(args.outdir)
+    outdir.mkdir(parents=True, exist_ok=True)
+    md = micro_markdown(res, args.conditions, want_d)
+    pngs = [] if args.no_plots else write_micro_plots(res, outdir, want_d)
+    if pngs:
+        md += "\n## Plots\n\n" + "\n".join(f"![{p}]({p})" for p in pngs) + "\n"
+    if bad:
+        md += "\n## Problems in this run\n\n" + "\n".join(f"- {b}" for b in bad) + "\n"
+    (outdir / "bench.md").write_text(md)
+    print(md, end="")
+    for b in bad:
+        print(f"summarize-bench: {b}", file=sys.stderr)
+    return 1 if bad else 0
+
+
+@dataclass
+class E2E:
+    name: str
+    softirqs: dict[str, int] = field(default_factory=dict)
+    latency: dict[str, dict[str, str]] = field(default_factory=dict)
+    traffic: dict[str, dict[str, str]] = field(default_factory=dict)
+    tracing: str = "?"
+    ended: bool = False
+
+
+def parse_e2e(name: str, text: str) -> E2E:
+    res = E2E(name)
+    for raw in text.splitlines():
+        line = strip(raw)
+        f = fields(line)
+        if line.startswith("BENCH-E2E-END"):
+            res.ended = True
+        elif line.startswith("BENCH-E2E softirqs "):
+            res.softirqs[f["vec"]] = int(f["count"])
+        elif line.startswith("BENCH-E2E latency "):
+            res.latency[f["vec"]] = f
+        elif line.startswith("BENCH-E2E tracing="):
+            res.tracing = (f"{f.get('tracing', '?')} (clock {f.get('clock', '?')}, "
+                           f"lost events: {f.get('lost', '?')})")
+        elif line.startswith("TRAFFIC path=") and "proto" in f:
+            res.traffic[f"{f['path']}/{f['proto']}"] = f
+    return res
+
+
+def cmd_e2e(args: argparse.Namespace) -> int:
+    runs: list[E2E] = []
+    for spec in args.kernels:
+        name, sep, path = spec.partition("=")
+        if not sep:
+            print(f"summarize-bench: '{spec}' is not NAME=CONSOLE", file=sys.stderr)
+            return 2
+        try:
+            runs.append(parse_e2e(name, Path(path).read_text(errors="replace")))
+        except OSError as err:
+            print(f"summarize-bench: {err}", file=sys.stderr)
+            return 2
+    head = "| | " + " | ".join(r.name for r in runs) + " |"
+    sep = "|---|" + "---|" * len(runs)
+    out = ["# Per-vector softirq masking: end to end, kernels side by side", ""]
+    if args.conditions:
+        out += [args.conditions, ""]
+    out += ["## Traffic (guest-traffic: MB/s for TCP, bytes received/sent for UDP)", "", head, sep]
+    for path in sorted({p for r in runs for p in r.traffic}):
+        cells = []
+        for r in runs:
+            t = r.traffic.get(path)
+            if t is None:
+                cells.append("-")
+            elif "MBps" in t:
+                cells.append(f"{t['MBps']} MB/s")
+            else:
+                cells.append(f"{t.get('received', '?')}/{t.get('sent', '?')} B")
+        out.append(f"| {path} | " + " | ".join(cells) + " |")
+    out += ["", "## Softirqs served during the load (/proc/softirqs, all CPUs)", "", head, sep]
+    for vec in sorted({v for r in runs for v in r.softirqs}):
+        out.append(f"| {vec} | " + " | ".join(str(r.softirqs.get(vec, "-")) for r in runs) + " |")
+    out += ["", "## Raise-to-entry delay per vector (irq:softirq_raise -> softirq_entry), "
+            "µs: p50 / p99 / max (n)", "", head, sep]
+    for vec in sorted({v for r in runs for v in r.latency}):
+        cells = []
+        for r in runs:
+            f = r.latency.get(vec)
+            cells.append(f"{f['p50_us']} / {f['p99_us']} / {f['max_us']} ({f['n']})" if f else "-")
+        out.append(f"| {vec} | " + " | ".join(cells) + " |")
+    out += ["", "Tracing: " + ", ".join(f"{r.name} {r.tracing}" for r in runs)]
+    bad = [f"{r.name}: no BENCH-E2E-END line" for r in runs if not r.ended]
+    bad += [f"{r.name}: no TRAFFIC lines" for r in runs if not r.traffic]
+    if bad:
+        out += ["", "## Problems in this run", ""] + [f"- {b}" for b in bad]
+    md = "\n".join(out) + "\n"
+    outdir = Path(args.outdir)
+    outdir.mkdir(parents=True, exist_ok=True)
+    (outdir / "bench-e2e.md").write_text(md)
+    print(md, end="")
+    for b in bad:
+        print(f"summarize-bench: {b}", file=sys.stderr)
+    return 1 if bad else 0
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    m = sub.add_parser("micro", help="the boot-time micro-benchmarks")
+    m.add_argument("console")
+    m.add_argument("outdir")
+    m.add_argument("--expect-d", default="10 100 1000", help="section lengths (us) that must appear")
+    m.add_argument("--expect-rounds", type=int, default=None)
+    m.add_argument("--conditions", default="")
+    m.add_argument("--no-plots", action="store_true")
+    e = sub.add_parser("e2e", help="two or more kernels under the same guest plan")
+    e.add_argument("outdir")
+    e.add_argument("kernels", nargs="+", metavar="NAME=CONSOLE")
+    e.add_argument("--conditions", default="")
+    args = ap.parse_args(argv)
+    if args.cmd == "micro":
+        return cmd_micro(args)
+    return cmd_e2e(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# test-bench.sh: smoke test of the benchmarks (not a measurement).  Checks
+# the benchmark patch with checkpatch --strict, replays the summarizer on the
+# committed console log of the last full run, applies scripts/bench/ on tag
+# core as tag "bench", builds it with the fragments of the core kernel that
+# make check has just built (guest.config + core.config, lockdep on) plus
+# bench.config, so only the benchmark files compile, boots a tiny benchmark
+# (1 round, few iterations, one D) and checks every BENCH line and the
+# summary table.
+#
+# Env: BENCH_TEST_KFRAGMENTS overrides the fragments (e.g. to reuse another
+#      build folder).  Ends with "N passed, N failed".
+set -euo pipefail
+cd "$(dirname "$0")/.."
+# shellcheck source=tests/lib-test.sh
+. tests/lib-test.sh
+# shellcheck source=scripts/lib.sh
+. scripts/lib.sh
+
+logs="$OUT/check/bench"
+rm -rf "$logs"
+mkdir -p "$logs"
+patch=$(sed 's/#.*//; /^[[:space:]]*$/d' scripts/bench/series | head -n 1)
+
+if [ -d "$TREE/.git" ] && out=$(cd "$TREE" && PATH=/usr/bin:$PATH scripts/checkpatch.pl --strict -q "$TOP/scripts/bench/$patch" 2>&1); then
+	ok "checkpatch --strict $patch"
+else
+	not_ok "checkpatch --strict $patch" "errors or warnings (or no tree at $TREE):"
+	printf '%s\n' "${out:-}" | head -n 20 | sed 's/^/    /'
+fi
+
+# The summarizer on the saved console of the last full run (no kernel needed).
+saved=results/raw/bench-micro-console.txt
+if [ -f "$saved" ]; then
+	expect_status "summarizer reads the saved full-run console" 0 "$logs/replay.log" \
+		scripts/summarize-bench.py micro "$saved" "$logs/replay" --no-plots
+	expect_grep "replayed table has the overhead ratio" '^\| spin_lock_bh_mask \| [0-9.]+ ' "$logs/replay/bench.md"
+else
+	echo "SKIPPED replay: no $saved yet (run make bench once)"
+fi
+# ... and on a truncated copy, which must be reported as incomplete.
+if [ -f "$saved" ]; then
+	grep -v 'BENCH-END' "$saved" | head -n 200 >"$logs/truncated.txt"
+	expect_status "summarizer flags a run without BENCH-END" 1 "$logs/truncated.log" \
+		scripts/summarize-bench.py micro "$logs/truncated.txt" "$logs/truncated" --no-plots
+fi
+
+# A tiny real run, on the kernel make check's core suite has just built.
+frags=${BENCH_TEST_KFRAGMENTS:-"$TOP/scripts/kconfig/guest.config $TOP/scripts/kconfig/core.config $TOP/scripts/bench/bench.config"}
+expect_status "benchmark patch applies on core (tag bench)" 0 "$logs/apply.log" \
+	scripts/apply-patches.sh scripts/bench core bench
+expect_status "bench kernel builds" 0 "$logs/build.log" \
+	env KFRAGMENTS="$frags" scripts/build-kernel.sh bench bench
+expect_status "initramfs builds" 0 "$logs/initramfs.log" scripts/make-initramfs.sh
+append="softirq_mask_bench.run=overhead,latency softirq_mask_bench.rounds=1"
+append+=" softirq_mask_bench.iters=2000 softirq_mask_bench.samples=20"
+append+=" softirq_mask_bench.d_us=100 softirq_mask_bench.probe_us=500"
+append+=" $(scripts/bench/clock-params.sh 2>/dev/null || echo no_timer_check)"
+expect_status "tiny benchmark boots without warnings or lockdep reports" 0 "$logs/boot.log" \
+	env APPEND="$append" BOOT_NAME=bench-smoke BOOT_TIMEOUT=600 \
+	scripts/boot-kernel.sh bench smoke
+console="$OUT/boot/bench-smoke/console.log"
+touch "$console"
+for api in spin_lock_bh spin_lock_bh_mask local_bh_disable local_bh_disable_mask; do
+	expect_grep "overhead line for $api" "BENCH overhead api=$api round=0 iters=2000 total_ns=[1-9][0-9]* " "$console"
+done
+for vec in HRTIMER TASKLET; do
+	expect_grep "latency floor line for $vec" "BENCH latency vec=$vec mode=none D_us=0 round=0 n=20 " "$console"
+	for mode in bh mask; do
+		expect_grep "latency line for $vec $mode D=100" "BENCH latency vec=$vec mode=$mode D_us=100 round=0 n=20 min_ns=" "$console"
+	done
+done
+expect_grep "benchmark ends without errors" "BENCH-END errors=0" "$console"
+expect_status "summarizer accepts the tiny run (all lines, sane figures)" 0 "$logs/summary.log" \
+	scripts/summarize-bench.py micro "$console" "$logs/smoke" --expect-d 100 --expect-rounds 1
+expect_grep "table has both API ratios" '^\| local_bh_disable_mask \| .* \| (yes|no) \|$' "$logs/smoke/bench.md"
+expect_grep "table has the masked 100 us row" '^\| TASKLET \| 100 \| mask \| ' "$logs/smoke/bench.md"
+tally
