@@ -10,7 +10,9 @@ TREE=${TREE:-$WORK/linux}        # the one kernel source path (git repo)
 OBJ=${OBJ:-$WORK/obj}            # the one O= build folder (ccache hits need a fixed path)
 OUT=${OUT:-$WORK/out}            # per-stage results: $OUT/<stage>/
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-export WORK TREE OBJ OUT TOP
+# Only WORK is exported: every script derives the rest from it, so a
+# caller that sets WORK for a child is not overridden by its own TREE.
+export WORK
 
 _t0=$(date +%s)
 
