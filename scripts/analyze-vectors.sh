@@ -40,18 +40,30 @@ tr '\n' '\0' <"$dest/files.txt" |
 	LC_ALL=C sort | awk '{ print; print "" }' >"$dest/groups.locks" || true
 log "$stage" "$(wc -l <"$dest/files.txt") files, $(grep -c . "$dest/groups.locks" || true) with BH sections"
 
+# spatch runs from a folder of symlinks to the tree's top entries, so the
+# file names stay relative to the tree, but the kernel's .cocciconfig
+# (read from the current folder) does not apply: its --use-gitgrep makes
+# spatch run "git grep" over the whole tree once per file (minutes over
+# net/).  Its --timeout 200 is kept explicitly.
+src=$dest/src
+rm -rf "$src"
+mkdir -p "$src"
+for e in "$TREE"/* "$TREE"/.[!.]*; do
+	case ${e##*/} in '.[!.]*' | .git | .cocciconfig) continue ;; esac
+	ln -s "$e" "$src/${e##*/}"
+done
+spatch_common=(--no-includes --very-quiet --timeout 200 -j "$jobs")
+
 log "$stage" "facts pass (call graph, entry points)"
-BH_RECORDS=$dest/facts/f spatch --sp-file "$TOP/semantic-patches/bh_vectors.cocci" \
-	--no-includes --very-quiet -j "$jobs" \
-	--file-groups "$dest/groups.all" >"$dest/facts.log" 2>&1 ||
+(cd "$src" && BH_RECORDS=$dest/facts/f spatch --sp-file "$TOP/semantic-patches/bh_vectors.cocci" \
+	"${spatch_common[@]}" --file-groups "$dest/groups.all") >"$dest/facts.log" 2>&1 ||
 	die "$stage" "spatch facts pass failed, see $dest/facts.log" 1
 
 log "$stage" "sites pass (lock classes)"
 : >"$dest/empty-masks.txt"
-spatch --sp-file "$TOP/semantic-patches/bh_lock_mask.cocci" \
+(cd "$src" && spatch --sp-file "$TOP/semantic-patches/bh_lock_mask.cocci" \
 	-D "masks=$dest/empty-masks.txt" -D "records=$dest/sites/s" \
-	--no-includes --very-quiet -j "$jobs" \
-	--file-groups "$dest/groups.locks" >"$dest/sites.log" 2>&1 ||
+	"${spatch_common[@]}" --file-groups "$dest/groups.locks") >"$dest/sites.log" 2>&1 ||
 	die "$stage" "spatch sites pass failed, see $dest/sites.log" 1
 
 log "$stage" "merge"
