@@ -6,7 +6,8 @@
 #   VARIANT  a kernel built by build-kernel.sh ($OUT/build/VARIANT/bzImage)
 #            or a path to a bzImage
 #   PLAN     guest plan name (scripts/guest/plans/PLAN.plan), default "default"
-# Reads:  $OUT/initramfs/initramfs.cpio.gz, scripts/qemu/x86_64.args
+# Reads:  $OUT/initramfs/initramfs.cpio.gz (rebuilt first when older than
+#         scripts/guest/), scripts/qemu/x86_64.args
 # Writes: $OUT/boot/NAME/{console.log,summary.txt,verdict.json}
 #         (NAME = VARIANT-PLAN, or $BOOT_NAME)
 # Env:    APPEND (extra kernel command line), BOOT_TIMEOUT (seconds, 600),
@@ -38,7 +39,12 @@ else
 fi
 [ -f "$kernel" ] || die boot "no kernel at $kernel; run 'make build VARIANT=$variant' first" 2
 initrd="$OUT/initramfs/initramfs.cpio.gz"
-[ -f "$initrd" ] || die boot "no initramfs at $initrd; run 'make initramfs' first" 2
+# Rebuild the initramfs when it is missing or older than anything under
+# scripts/guest/ (a new plan or guest program would otherwise be absent).
+if [ ! -f "$initrd" ] || [ -n "$(find "$TOP/scripts/guest" -newer "$initrd" -print -quit)" ]; then
+	log boot "initramfs missing or older than scripts/guest/: rebuilding it"
+	"$TOP/scripts/make-initramfs.sh" >&2 || die boot "building the initramfs failed; see the lines above" 1
+fi
 
 name=${BOOT_NAME:-$variant-$plan}
 res="$OUT/boot/$name"

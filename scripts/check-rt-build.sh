@@ -3,8 +3,9 @@
 # CONFIG_PREEMPT_RT=y, where the mask API falls back to full BH disabling.
 #
 # Usage: check-rt-build.sh [REV] [OBJECT...]
-#   REV defaults to the tag "core"; objects default to kernel/softirq.o and
-#   kernel/locking/spinlock.o.
+#   REV defaults to the tag "core"; objects default to the files the series
+#   changes: kernel/softirq.o, kernel/locking/spinlock.o,
+#   kernel/locking/lockdep.o and lib/locking-selftest.o.
 # Reads:  $TREE, scripts/kconfig/{guest,preempt-rt}.config
 # Writes: $WORK/linux-rt (a scratch git worktree, removed afterwards),
 #         $WORK/obj-rt (its own O= folder), $OUT/rt-build/log
@@ -18,7 +19,7 @@ set -euo pipefail
 rev=${1:-core}
 [ $# -gt 0 ] && shift
 objs=("$@")
-[ ${#objs[@]} -gt 0 ] || objs=(kernel/softirq.o kernel/locking/spinlock.o)
+[ ${#objs[@]} -gt 0 ] || objs=(kernel/softirq.o kernel/locking/spinlock.o kernel/locking/lockdep.o lib/locking-selftest.o)
 need_tool rt-build make gcc ccache
 need_tree rt-build
 JOBS=${JOBS:-$(nproc)}

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # kconfig-fragments.sh: the config fragments to build a given commit with:
-# scripts/kconfig/guest.config, plus each optional fragment (core.config)
-# whose options all exist in the Kconfig files at that commit, so that the
-# same list works on every commit of a stacked series.
+# scripts/kconfig/guest.config, plus the lines of each optional fragment
+# (core.config) whose option exists in the Kconfig files at that commit,
+# so that the same list works on every commit of a stacked series (the
+# KUnit suite appears with patch 7, the lockdep test with patch 12).
 #
-# Usage: kconfig-fragments.sh REV     prints the fragment paths on one line
+# Usage:  kconfig-fragments.sh REV     prints the fragment paths on one line
+# Writes: $OUT/kconfig/<fragment>-<commit>.config (the filtered copies)
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -12,15 +14,21 @@ set -euo pipefail
 [ $# -eq 1 ] || die fragments "usage: $0 REV" 2
 rev=$1
 need_tree fragments
+commit=$(git -C "$TREE" rev-parse --verify --short "$rev^{commit}" 2>/dev/null) ||
+	die fragments "no such revision in $TREE: $rev" 2
 frags="$TOP/scripts/kconfig/guest.config"
 optional=("$TOP/scripts/kconfig/core.config")
+mkdir -p "$OUT/kconfig"
 for f in "${optional[@]}"; do
-	ok=1
+	kept="$OUT/kconfig/$(basename "$f" .config)-$commit.config"
+	: >"$kept"
 	while read -r sym; do
-		git -C "$TREE" grep -q -E "^(menu)?config $sym\$" "$rev" -- '*Kconfig*' || ok=0
+		if git -C "$TREE" grep -q -E "^(menu)?config $sym\$" "$commit" -- '*Kconfig*'; then
+			grep -E "^CONFIG_$sym=" "$f" >>"$kept"
+		fi
 	done < <(sed -n 's/^CONFIG_\([A-Za-z0-9_]*\)=.*/\1/p' "$f")
-	if [ "$ok" -eq 1 ]; then
-		frags="$frags $f"
+	if [ -s "$kept" ]; then
+		frags="$frags $kept"
 	fi
 done
 echo "$frags"

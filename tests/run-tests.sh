@@ -18,6 +18,8 @@ all_suites=(
 	"boot-base:tests/test-boot-base.sh"
 	"bisect:tests/test-bisect.sh"
 	"core:tests/test-core.sh"
+	"bisect-lockdep:tests/test-bisect-lockdep.sh"
+	"bench:tests/test-bench.sh"
 )
 want=${SUITES:-}
 res="$OUT/check"
@@ -56,7 +58,7 @@ for entry in "${all_suites[@]}"; do
 	fi
 	total_p=$((total_p + p))
 	total_f=$((total_f + f))
-	table+=("$(printf '%-10s %4d passed %4d failed %6ss' "$name" "$p" "$f" $((SECONDS - t0)))")
+	table+=("$(printf '%-14s %4d passed %4d failed %6ss' "$name" "$p" "$f" $((SECONDS - t0)))")
 done
 
 echo

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # test-core.sh: the core patch series: checkpatch --strict on every patch,
 # apply on a fresh base, build, boot under lockdep with the traffic plan
-# and the softirq_mask KUnit suite, sparse adds no warning over base, and
-# the touched objects compile with PREEMPT_RT.
+# and the softirq_mask KUnit suite, lockdep's per-vector negative test
+# (wrong mask reported, right mask quiet, /proc/lockdep letters), sparse
+# adds no warning over base, and the touched objects compile with
+# PREEMPT_RT.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=tests/lib-test.sh
@@ -44,7 +46,34 @@ for c in masked_vector_runs_once_at_section_end unmasked_vector_runs_at_irq_exit
 	expect_grep "kunit case $c passed" "^    ok +softirq_mask\\.$c\$" "$sum"
 done
 
+# Per-vector lockdep (patches 10-12): the boot-time negative test, once
+# with the wrong mask (a report naming TASKLET, with both stacks) and once
+# with the right one (no report); lockdep reports only once per boot, so
+# these are separate boots.  The right boot also reads /proc/lockdep.
+expect_status "lockdep reports the wrong mask, naming the vector" 0 "$logs/lockdep-wrong.log" \
+	env APPEND=softirq_mask_lockdep_test=wrong BOOT_NAME=core-lockdep-wrong \
+	BOOT_EXPECT_REPORT='inconsistent \{IN-TASKLET-SOFTIRQ-W\} -> \{TASKLET-SOFTIRQ-ON-W\} usage' \
+	scripts/boot-kernel.sh core smoke
+wrong="$OUT/boot/core-lockdep-wrong/console.log"
+touch "$wrong"
+expect_grep "negative test ran with the wrong mask" "softirq_mask_lockdep_test: wrong mask 0x2," "$wrong"
+# Both usages with their stacks: where the lock became TASKLET-safe (the
+# tasklet) and the acquisition with TASKLET enabled (the initcall).
+expect_grep "report shows the tasklet's stack" "sm_lockdep_tasklet_fn\+0x" "$wrong"
+expect_grep "report shows the masked acquisition's stack" "sm_lockdep_test\+0x" "$wrong"
+expect_status "no lockdep report with the right mask" 0 "$logs/lockdep-right.log" \
+	env APPEND=softirq_mask_lockdep_test=right BOOT_NAME=core-lockdep-right \
+	scripts/boot-kernel.sh core lockdep-usage
+right="$OUT/boot/core-lockdep-right/console.log"
+touch "$right"
+expect_grep "negative test ran with the right mask" "softirq_mask_lockdep_test: right mask 0x42," "$right"
+expect_grep "negative test finished" "softirq_mask_lockdep_test: done" "$right"
+# /proc/lockdep: hardirq and every vector but TIMER and TASKLET '+'
+# (taken with them enabled), TIMER '.', TASKLET '-' (used in its handler).
+expect_grep "/proc/lockdep shows the lock's per-vector usage" \
+	"LOCKDEP-USAGE sm_lockdep_lock \+\.\+\.\.\.\+\.\+\.\+\.\+\.-\.\+\.\+\.\+\.([^-+.?]|$)" "$right"
+
 expect_status "sparse: no new warnings in the core files" 0 "$logs/sparse.log" \
 	scripts/sparse-check.sh base core kernel/softirq.c kernel/locking/spinlock.c
-expect_status "PREEMPT_RT: softirq.o and spinlock.o compile" 0 "$logs/rt.log" scripts/check-rt-build.sh core
+expect_status "PREEMPT_RT: softirq.o, spinlock.o, lockdep.o, locking-selftest.o compile" 0 "$logs/rt.log" scripts/check-rt-build.sh core
 tally
