@@ -94,7 +94,7 @@ cond="Conditions: $(date -u +%Y-%m-%d), Linux $(make -s -C "$TREE" kernelversion
 cond+=" config tinyconfig + $(for f in $KFRAGMENTS; do printf '%s ' "${f##*/}"; done)(guest-nolockdep.config: guest.config without PROVE_LOCKING, DEBUG_LOCKING_API_SELFTESTS, DEBUG_ATOMIC_SLEEP);"
 cond+=" QEMU $(qemu-system-x86_64 --version | sed -n '1s/.*version \([^ ]*\).*/\1/p') TCG (no KVM), $(grep -A1 -- '-smp' "$TOP/scripts/qemu/x86_64.args" | tail -n 1) guest CPUs, -cpu max,"
 cond+=" guest clock: TSC ($clock),"
-cond+=" on a host with $(nproc) CPUs shared with other jobs (load average $(cut -d' ' -f1-3 /proc/loadavg) at the end). Under TCG absolute times are inflated: compare the columns, not the numbers with real hardware."
+cond+=" on a host with $(nproc) CPUs (load average $(cut -d' ' -f1-3 /proc/loadavg) at the end, QEMU included). Under TCG absolute times are inflated: compare the columns, not the numbers with real hardware."
 sum_status=0
 "$TOP/scripts/summarize-bench.py" micro "$console" "$RESULTS" --expect-d "${dlist[*]}" \
 	--expect-rounds "$BENCH_ROUNDS" --conditions "$cond" >"$res/summary.txt" || sum_status=$?
