@@ -53,7 +53,8 @@ if [ -x scripts/test-cocci.sh ]; then
 	stage cocci-test "deps" scripts/test-cocci.sh
 fi
 if [ -x scripts/convert-subsys.sh ]; then
-	stage convert-net "tree" scripts/convert-subsys.sh net
+	stage analyze-net "tree" scripts/analyze-vectors.sh net
+	stage convert-net "analyze-net" scripts/convert-subsys.sh net
 fi
 
 {

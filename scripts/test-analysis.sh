@@ -79,6 +79,19 @@ PY
 			fi
 		done <"$dir/expected-evidence.txt"
 	fi
+	if grep -q '^# CLOSED-WORLD' "$table"; then
+		fail "$fx:open-world-table-unmarked" "the default analysis marked its table closed-world"
+	else
+		pass "$fx:open-world-table-unmarked"
+	fi
+	# CLOSED_WORLD=1 must mark its table, which convert-subsys.sh refuses.
+	if CLOSED_WORLD=1 TREE=$dir OUT=$out.closed "$TOP/scripts/analyze-vectors.sh" . \
+		>"$tmp/$fx.closed.log" 2>&1 &&
+		grep -q '^# CLOSED-WORLD (UNSAFE)' "$out.closed/analyze/masks.txt"; then
+		pass "$fx:closed-world-table-marked"
+	else
+		fail "$fx:closed-world-table-marked" "no '# CLOSED-WORLD (UNSAFE)' line (log: $tmp/$fx.closed.log)"
+	fi
 done
 echo "$passed passed, $failed failed"
 if [ "$failed" -gt 0 ]; then

@@ -101,4 +101,23 @@ printf 'CONFIG_A=y\nCONFIG_B=y\n' >"$scratch/frag-bad"
 expect_status "config check passes when options match" 0 "$logs/40" scripts/check-config.py "$scratch/final" "$scratch/frag-ok"
 expect_status "config check fails on a missing option" 1 "$logs/41" scripts/check-config.py "$scratch/final" "$scratch/frag-bad"
 expect_grep "missing option is named" "CONFIG_B=y asked by" "$logs/41"
+
+# --- conversion input: the mask table (nothing is written on refusal)
+mkdir -p "$fake/sub"
+expect_status "convert without a mask table exits 2" 2 "$logs/50" \
+	"${fw[@]}" scripts/convert-subsys.sh sub "$scratch/no-such-table.txt"
+printf 'struct foo.lock TIMER|BOGUS\n' >"$scratch/masks-bad"
+expect_status "convert refuses a malformed mask" 2 "$logs/51" \
+	"${fw[@]}" scripts/convert-subsys.sh sub "$scratch/masks-bad"
+expect_grep "malformed line is named" "masks-bad:1:" "$logs/51"
+printf '# CLOSED-WORLD (UNSAFE): test\nstruct foo.lock TIMER\n' >"$scratch/masks-closed"
+expect_status "convert refuses a closed-world table" 2 "$logs/52" \
+	"${fw[@]}" scripts/convert-subsys.sh sub "$scratch/masks-closed"
+expect_grep "refusal says why" "comes from CLOSED_WORLD=1" "$logs/52"
+if [ ! -e conversions/sub ] && [ ! -e audit-notes/sub.md ]; then
+	ok "refused conversions write nothing into the checkout"
+else
+	not_ok "refused conversions write nothing into the checkout" "conversions/sub or audit-notes/sub.md appeared"
+	rm -rf conversions/sub audit-notes/sub.md
+fi
 tally
