@@ -13,6 +13,8 @@ set -euo pipefail
 
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=tests/lib-test.sh
+. "$TOP/tests/lib-test.sh"
 stage=analysis-test
 
 need_tool "$stage" spatch python3
@@ -29,10 +31,6 @@ fi
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-passed=0
-failed=0
-pass() { echo "PASS $1"; passed=$((passed + 1)); }
-fail() { echo "FAIL $1${2:+: $2}"; failed=$((failed + 1)); }
 
 for fx in "${fixtures[@]}"; do
 	dir=$base/$fx
@@ -41,7 +39,7 @@ for fx in "${fixtures[@]}"; do
 	if ! TREE=$dir OUT=$out "$TOP/scripts/analyze-vectors.sh" . \
 		>"$tmp/$fx.log" 2>&1; then
 		cat "$tmp/$fx.log"
-		fail "$fx" "analysis failed"
+		not_ok "$fx" "analysis failed"
 		continue
 	fi
 	table=$out/analyze/masks.txt
@@ -51,16 +49,16 @@ for fx in "${fixtures[@]}"; do
 		got=$(awk -v c="$cls" '!/^#/ { m = $NF; $NF = ""; sub(/ $/, "");
 			if ($0 == c) print m }' "$table")
 		if [ "$got" = "$mask" ]; then
-			pass "$fx:$cls"
+			ok "$fx:$cls"
 		else
-			fail "$fx:$cls" "expected '$mask', got '${got:-no line}'"
+			not_ok "$fx:$cls" "expected '$mask', got '${got:-no line}'"
 		fi
 	done <"$dir/expected-masks.txt"
 	extra=$(grep -v '^#' "$table" | grep -vxF -f "$dir/expected-masks.txt" || true)
 	if [ -z "$extra" ]; then
-		pass "$fx:no-unexpected-lines"
+		ok "$fx:no-unexpected-lines"
 	else
-		fail "$fx:no-unexpected-lines" "$(echo "$extra" | tr '\n' ';')"
+		not_ok "$fx:no-unexpected-lines" "$(echo "$extra" | tr '\n' ';')"
 	fi
 	if [ -f "$dir/expected-evidence.txt" ]; then
 		while read -r s typ vec func; do
@@ -73,29 +71,24 @@ chain = data.get(sys.argv[2], {}).get("evidence", {}).get(sys.argv[3], [])
 sys.exit(0 if any(sys.argv[4] in step for step in chain) else 1)
 PY
 			then
-				pass "$fx:$cls:$vec-via-$func"
+				ok "$fx:$cls:$vec-via-$func"
 			else
-				fail "$fx:$cls:$vec-via-$func" "no such evidence chain"
+				not_ok "$fx:$cls:$vec-via-$func" "no such evidence chain"
 			fi
 		done <"$dir/expected-evidence.txt"
 	fi
 	if grep -q '^# CLOSED-WORLD' "$table"; then
-		fail "$fx:open-world-table-unmarked" "the default analysis marked its table closed-world"
+		not_ok "$fx:open-world-table-unmarked" "the default analysis marked its table closed-world"
 	else
-		pass "$fx:open-world-table-unmarked"
+		ok "$fx:open-world-table-unmarked"
 	fi
 	# CLOSED_WORLD=1 must mark its table, which convert-subsys.sh refuses.
 	if CLOSED_WORLD=1 TREE=$dir OUT=$out.closed "$TOP/scripts/analyze-vectors.sh" . \
 		>"$tmp/$fx.closed.log" 2>&1 &&
 		grep -q '^# CLOSED-WORLD (UNSAFE)' "$out.closed/analyze/masks.txt"; then
-		pass "$fx:closed-world-table-marked"
+		ok "$fx:closed-world-table-marked"
 	else
-		fail "$fx:closed-world-table-marked" "no '# CLOSED-WORLD (UNSAFE)' line (log: $tmp/$fx.closed.log)"
+		not_ok "$fx:closed-world-table-marked" "no '# CLOSED-WORLD (UNSAFE)' line (log: $tmp/$fx.closed.log)"
 	fi
 done
-echo "$passed passed, $failed failed"
-if [ "$failed" -gt 0 ]; then
-	result "$stage" FAIL "$failed of $((passed + failed)) cases failed"
-	exit 1
-fi
-result "$stage" PASS "$passed cases"
+tally_result "$stage" || exit 1

@@ -6,13 +6,15 @@
 # Usage:  scripts/test-cocci.sh [NAME...]
 # Reads:  semantic-patches/tests/{NAME.c,NAME.res,masks.txt,pcpu.txt} and
 #         NAME.reason when present (lines report mode must print for NAME.c)
-# Writes: one "PASS name" / "FAIL name" line per case (a diff on failure),
+# Writes: one "PASS name" / "FAIL name: why" line per case (a diff on failure),
 #         then "N passed, N failed".
 # Exit:   0 all passed, 1 a case failed, 2 missing tool or input.
 set -euo pipefail
 
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=tests/lib-test.sh
+. "$TOP/tests/lib-test.sh"
 stage=cocci-test
 
 need_tool "$stage" spatch python3
@@ -35,27 +37,24 @@ trap 'rm -rf "$tmp"' EXIT
 # check_reasons NAME: report mode must print every line of NAME.reason
 # (the reasons a site is left alone) for NAME.c.
 check_reasons() {
-	local want ok=0
+	local want missing=0
 	(cd "$dir" && spatch --sp-file "$TOP/semantic-patches/bh_lock_mask.cocci" \
 		-D report -D masks=masks.txt -D pcpu=pcpu.txt --no-includes \
 		--very-quiet "$1.c") >"$tmp/$1.report" 2>&1 || true
 	while IFS= read -r want; do
 		if ! grep -qF -- "$want" "$tmp/$1.report"; then
 			echo "  report lacks: $want"
-			ok=1
+			missing=1
 		fi
 	done <"$dir/$1.reason"
-	[ "$ok" -eq 0 ] || cat "$tmp/$1.report"
-	return "$ok"
+	[ "$missing" -eq 0 ] || cat "$tmp/$1.report"
+	return "$missing"
 }
 
 log "$stage" "${#cases[@]} cases"
-passed=0
-failed=0
 for name in "${cases[@]}"; do
 	if [ ! -f "$dir/$name.res" ]; then
-		echo "FAIL $name (no $name.res)"
-		failed=$((failed + 1))
+		not_ok "$name" "no $name.res"
 		continue
 	fi
 	# Run from the tests folder so that file-qualified classes
@@ -65,22 +64,14 @@ for name in "${cases[@]}"; do
 		>"$tmp/$name.out" 2>"$tmp/$name.err" &&
 		cmp -s "$tmp/$name.out" "$dir/$name.res"; then
 		if [ -f "$dir/$name.reason" ] && ! check_reasons "$name"; then
-			echo "FAIL $name (report mode)"
-			failed=$((failed + 1))
+			not_ok "$name" "report mode lacks the lines above"
 			continue
 		fi
-		echo "PASS $name"
-		passed=$((passed + 1))
+		ok "$name"
 	else
-		echo "FAIL $name"
+		not_ok "$name" "output differs from $name.res (diff below)"
 		cat "$tmp/$name.err"
 		diff -u "$dir/$name.res" "$tmp/$name.out" || true
-		failed=$((failed + 1))
 	fi
 done
-echo "$passed passed, $failed failed"
-if [ "$failed" -gt 0 ]; then
-	result "$stage" FAIL "$failed of $((passed + failed)) cases failed"
-	exit 1
-fi
-result "$stage" PASS "$passed cases"
+tally_result "$stage" || exit 1

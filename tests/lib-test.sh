@@ -45,3 +45,15 @@ tally() {
 	printf '%d passed, %d failed\n' "$passed" "$failed"
 	[ "$failed" -eq 0 ]
 }
+
+# tally_result STAGE: tally, then the "RESULT STAGE PASS|FAIL" line of
+# scripts/lib.sh's result() (for suites that are also a make stage, such
+# as make cocci-test); status 1 when anything failed.
+tally_result() {
+	if tally; then
+		result "$1" PASS "$passed cases"
+	else
+		result "$1" FAIL "$failed of $((passed + failed)) cases failed"
+		return 1
+	fi
+}
