@@ -61,8 +61,7 @@ build: ## build kernel VARIANT (base, core, ...: a tag of the work tree)
 boot: initramfs ## boot VARIANT in QEMU with PLAN (default, smoke, fail-step), extra cmdline APPEND=
 	@$(S)/boot-kernel.sh $(VARIANT) $(PLAN)
 
-sparse: ## sparse FILES="a.c b.c" at OLD and NEW; fails on new warnings
-	@test -n "$(FILES)" || { echo 'usage: make sparse FILES="net/core/sock.c ..." [OLD=base NEW=core]' >&2; exit 2; }
+sparse: ## sparse the .c files changed between OLD and NEW, plus FILES="a.c ..."; fails on new warnings
 	@$(S)/sparse-check.sh $(OLD) $(NEW) $(FILES)
 
 core: ## apply core-patches/ on base, tag core

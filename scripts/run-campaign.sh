@@ -46,7 +46,7 @@ if [ -f core-patches/series ]; then
 	stage boot-core "build-core initramfs" env BOOT_EXPECT_KUNIT=softirq_mask \
 		scripts/boot-kernel.sh core default
 	stage sparse-core "build-core" scripts/sparse-check.sh base core \
-		kernel/softirq.c kernel/locking/spinlock.c
+		kernel/locking/spinlock.c
 	stage rt-check "core" scripts/check-rt-build.sh core
 fi
 if [ -x scripts/test-cocci.sh ]; then

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# sparse-check.sh: run sparse on some files in two revisions of the work
-# tree and report only the warnings the second revision adds.
+# sparse-check.sh: run sparse on the .c files that differ between two
+# revisions of the work tree, and on any other files named, and report only
+# the warnings the second revision adds.
 #
-# Usage: sparse-check.sh OLD_REV NEW_REV FILE...   (FILE relative to the tree,
-#        e.g. net/core/sock.c)
+# Usage: sparse-check.sh OLD_REV NEW_REV [FILE...]   (FILE relative to the
+#        tree, e.g. net/core/sock.c: a file the change affects through a
+#        header, which the diff does not list)
 # Reads:  $TREE, $OBJ (configured by a previous build-kernel.sh)
 # Writes: $OUT/sparse/{old,new}.log, $OUT/sparse/new-warnings.txt
 # Exit:   0 no new warning, 1 new warnings or a file failed to compile,
@@ -14,7 +16,7 @@ set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-[ $# -ge 3 ] || die sparse "usage: $0 OLD_REV NEW_REV FILE..." 2
+[ $# -ge 2 ] || die sparse "usage: $0 OLD_REV NEW_REV [FILE...]" 2
 old=$1
 new=$2
 shift 2
@@ -23,6 +25,16 @@ for f in "$@"; do
 	case $f in *.c) ;; *) die sparse "'$f' is not a .c file" 2 ;; esac
 done
 need_tree sparse
+for r in "$old" "$new"; do
+	git -C "$TREE" rev-parse -q --verify "$r^{commit}" >/dev/null ||
+		die sparse "revision '$r' not found in $TREE" 2
+done
+# The named files, then those the diff changes, each once, in that order.
+mapfile -t files < <({
+	printf '%s\n' "$@"
+	git -C "$TREE" diff --name-only "$old" "$new" -- '*.c'
+} | awk 'NF && !seen[$0]++')
+[ ${#files[@]} -gt 0 ] || die sparse "no .c file differs between $old and $new, and none was named" 2
 [ -f "$OBJ/.config" ] || die sparse "no configured build in $OBJ; run 'make build' first" 2
 [ -z "$(git -C "$TREE" status --porcelain --untracked-files=no)" ] ||
 	die sparse "$TREE has uncommitted changes; commit or discard them first" 1
@@ -55,10 +67,10 @@ run_sparse() {
 }
 
 t0=$SECONDS
-run_sparse "$(git -C "$TREE" rev-parse "$old")" "$res/old.log" "$@"
-run_sparse "$(git -C "$TREE" rev-parse "$new")" "$res/new.log" "$@"
+run_sparse "$(git -C "$TREE" rev-parse "$old")" "$res/old.log" "${files[@]}"
+run_sparse "$(git -C "$TREE" rev-parse "$new")" "$res/new.log" "${files[@]}"
 if "$TOP/scripts/compare-sparse.py" "$res/old.log" "$res/new.log" >"$res/new-warnings.txt"; then
-	result sparse PASS "no new warnings in $# file(s) ($old -> $new, $((SECONDS - t0))s)"
+	result sparse PASS "no new warnings in ${#files[@]} file(s) ($old -> $new, $((SECONDS - t0))s)"
 else
 	cat "$res/new-warnings.txt"
 	result sparse FAIL "new sparse warnings in $old -> $new; see $res/new-warnings.txt"

@@ -59,8 +59,12 @@ expect_grep "unknown plan is named" "unknown plan 'nosuchplan'; plans: .*default
 expect_status "boot with BOOT_TIMEOUT=soon exits 2" 2 "$logs/8" \
 	env BOOT_TIMEOUT=soon "${fw[@]}" scripts/boot-kernel.sh base
 expect_grep "bad timeout is named" "BOOT_TIMEOUT must be seconds" "$logs/8"
-expect_status "make sparse without FILES exits 2" 2 "$logs/9" make -s sparse
+expect_status "make sparse passes WORK and NEW through (unknown NEW exits 2)" 2 "$logs/9" \
+	make -s sparse WORK="$scratch/work" NEW=no-such-rev
+expect_grep "make sparse names the unknown revision" "revision 'no-such-rev' not found" "$logs/9"
 expect_status "sparse on a non-C file exits 2" 2 "$logs/10" "${fw[@]}" scripts/sparse-check.sh base base Makefile
+expect_status "sparse with an unknown revision exits 2" 2 "$logs/11" "${fw[@]}" scripts/sparse-check.sh base no-such-rev
+expect_grep "the unknown revision is named" "revision 'no-such-rev' not found" "$logs/11"
 expect_grep "non-C file is named" "'Makefile' is not a .c file" "$logs/10"
 expect_status "parse-boot-log on a missing log exits 2" 2 "$logs/11" scripts/parse-boot-log.py "$scratch/none.log"
 expect_status "apply with a missing series exits 2" 2 "$logs/12" "${fw[@]}" scripts/apply-patches.sh "$scratch" base x
