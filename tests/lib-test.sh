@@ -40,6 +40,17 @@ expect_grep() {
 	fi
 }
 
+# expect_tree_restored REV: the work tree ($TREE, from scripts/lib.sh) is
+# back at commit REV with no bisection left open.
+expect_tree_restored() {
+	local name="tree back at its starting commit, no bisection left open"
+	if [ "$(git -C "$TREE" rev-parse HEAD)" = "$1" ] && [ ! -f "$TREE/.git/BISECT_START" ]; then
+		ok "$name"
+	else
+		not_ok "$name" "HEAD moved or BISECT_START left"
+	fi
+}
+
 # tally: the closing line; exit status 1 when anything failed.
 tally() {
 	printf '%d passed, %d failed\n' "$passed" "$failed"

@@ -29,9 +29,5 @@ expect_grep "first bad commit is the wrong-mask one" \
 expect_grep "its verdict is a lockdep report" "^boot verdict: LOCKDEP" "$logs/bisect.log"
 expect_grep "the decisive lines name the vector" \
 	"inconsistent \{IN-TASKLET-SOFTIRQ-W\} -> \{TASKLET-SOFTIRQ-ON-W\} usage" "$logs/bisect.log"
-if [ "$(git -C "$TREE" rev-parse HEAD)" = "$start" ] && [ ! -f "$TREE/.git/BISECT_START" ]; then
-	ok "tree back at its starting commit, no bisection left open"
-else
-	not_ok "tree back at its starting commit, no bisection left open" "HEAD moved or BISECT_START left"
-fi
+expect_tree_restored "$start"
 tally

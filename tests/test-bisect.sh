@@ -27,11 +27,7 @@ bad=$(git -C "$TREE" rev-parse --short bisect-fixture~1)
 expect_grep "first bad commit is the panicking one" "^first bad commit: $bad fixture: panic at boot" "$logs/bisect.log"
 expect_grep "its decisive console line is shown" "bisect fixture: deliberate boot failure" "$logs/bisect.log"
 expect_grep "bisect log saved" "git bisect start" "$OUT/bisect/bisect.log"
-if [ "$(git -C "$TREE" rev-parse HEAD)" = "$start" ] && [ ! -f "$TREE/.git/BISECT_START" ]; then
-	ok "tree back at its starting commit, no bisection left open"
-else
-	not_ok "tree back at its starting commit, no bisection left open" "HEAD moved or BISECT_START left"
-fi
+expect_tree_restored "$start"
 expect_status "endpoints that both pass are refused" 1 "$logs/same.log" \
 	scripts/bisect-boot.sh base bisect-fixture~2 boot
 expect_grep "refusal names the endpoint" "does not fail the boot test" "$logs/same.log"
