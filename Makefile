@@ -50,50 +50,50 @@ deps: ## install missing Debian packages (apt)
 	@$(S)/install-deps.sh
 
 tree: ## unpack linux-source-6.1 into $(WORK)/linux as a git repo (tag base); FORCE=1 discards local changes
-	@$(S)/setup-tree.sh
+	@$(S)/kernel/setup-tree.sh
 
 initramfs: ## build the guest initramfs (busybox, init, plans, guest programs)
-	@$(S)/make-initramfs.sh
+	@$(S)/kernel/make-initramfs.sh
 
 build: ## build kernel VARIANT (base, core, ...: a tag of the work tree)
-	@$(S)/build-kernel.sh $(VARIANT)
+	@$(S)/kernel/build-kernel.sh $(VARIANT)
 
 boot: initramfs ## boot VARIANT in QEMU with PLAN (default, smoke, fail-step), extra cmdline APPEND=
-	@$(S)/boot-kernel.sh $(VARIANT) $(PLAN)
+	@$(S)/kernel/boot-kernel.sh $(VARIANT) $(PLAN)
 
 sparse: ## sparse the .c files changed between OLD and NEW, plus FILES="a.c ..."; fails on new warnings
-	@$(S)/sparse-check.sh $(OLD) $(NEW) $(FILES)
+	@$(S)/kernel/sparse-check.sh $(OLD) $(NEW) $(FILES)
 
 core: ## apply core-patches/ on base, tag core
-	@$(S)/apply-patches.sh core-patches base core
+	@$(S)/kernel/apply-patches.sh core-patches base core
 
 rt-check: ## compile the core objects with CONFIG_PREEMPT_RT=y (at tag core)
-	@$(S)/check-rt-build.sh core
+	@$(S)/kernel/check-rt-build.sh core
 
 series: ## stack base + core-patches + conversions/*/ as commits (tags core, conv-SUBSYS, series)
-	@$(S)/make-series.sh
+	@$(S)/series/make-series.sh
 
 series-check: initramfs ## build and boot (PLAN) every commit FROM..TO (SERIES_ONLY="1 3" or last for fewer)
-	@$(S)/check-series.sh $(FROM) $(TO) $(PLAN)
+	@$(S)/series/check-series.sh $(FROM) $(TO) $(PLAN)
 
 bisect: ## first bad commit in GOOD..BAD with TEST=boot|kunit|traffic (git bisect run)
-	@$(S)/bisect-boot.sh $(GOOD) $(BAD) $(TEST)
+	@$(S)/bisect/bisect-boot.sh $(GOOD) $(BAD) $(TEST)
 
 bench: deps tree core initramfs ## API overhead and latency benchmarks in QEMU (tag bench = core + scripts/bench); writes results/
-	@$(S)/run-bench.sh
+	@$(S)/bench/run-bench.sh
 
 bench-e2e: initramfs ## the same traffic plan on KERNELS="A B" (variants or bzImage paths) side by side; results/bench-e2e.md
-	@$(S)/run-bench-e2e.sh $(KERNELS)
+	@$(S)/bench/run-bench-e2e.sh $(KERNELS)
 
 cocci-test: ## semantic patch tests (tests/NAME.c -> NAME.res)
-	@$(S)/test-cocci.sh
+	@tests/test-cocci.sh
 
 analyze: ## vector-reachability analysis over SUBSYS (folders of the tree, e.g. "net")
-	@$(S)/analyze-vectors.sh $(SUBSYS)
+	@$(S)/analysis/analyze-vectors.sh $(SUBSYS)
 
 convert-file: ## print FILE converted with the mask table MASKS
 	@test -n "$(FILE)" -a -n "$(MASKS)" || { echo 'usage: make convert-file FILE=x.c MASKS=table' >&2; exit 2; }
-	@$(S)/convert-file.sh $(FILE) $(MASKS)
+	@$(S)/convert/convert-file.sh $(FILE) $(MASKS)
 
 convert: ## analysis + conversion of SUBSYS into conversions/SUBSYS/ (OVERRIDES=auditors' mask table)
-	@$(S)/convert-subsys.sh $(SUBSYS)
+	@$(S)/convert/convert-subsys.sh $(SUBSYS)

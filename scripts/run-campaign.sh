@@ -36,25 +36,25 @@ stage() {
 }
 
 stage deps "" scripts/install-deps.sh
-stage tree "deps" scripts/setup-tree.sh
-stage initramfs "deps" scripts/make-initramfs.sh
-stage build-base "tree" scripts/build-kernel.sh base base
-stage boot-base "build-base initramfs" scripts/boot-kernel.sh base default
+stage tree "deps" scripts/kernel/setup-tree.sh
+stage initramfs "deps" scripts/kernel/make-initramfs.sh
+stage build-base "tree" scripts/kernel/build-kernel.sh base base
+stage boot-base "build-base initramfs" scripts/kernel/boot-kernel.sh base default
 if [ -f core-patches/series ]; then
-	stage core "tree" scripts/apply-patches.sh core-patches base core
-	stage build-core "core" scripts/build-kernel.sh core core
+	stage core "tree" scripts/kernel/apply-patches.sh core-patches base core
+	stage build-core "core" scripts/kernel/build-kernel.sh core core
 	stage boot-core "build-core initramfs" env BOOT_EXPECT_KUNIT=softirq_mask \
-		scripts/boot-kernel.sh core default
-	stage sparse-core "build-core" scripts/sparse-check.sh base core \
+		scripts/kernel/boot-kernel.sh core default
+	stage sparse-core "build-core" scripts/kernel/sparse-check.sh base core \
 		kernel/locking/spinlock.c
-	stage rt-check "core" scripts/check-rt-build.sh core
+	stage rt-check "core" scripts/kernel/check-rt-build.sh core
 fi
-if [ -x scripts/test-cocci.sh ]; then
-	stage cocci-test "deps" scripts/test-cocci.sh
+if [ -x tests/test-cocci.sh ]; then
+	stage cocci-test "deps" tests/test-cocci.sh
 fi
-if [ -x scripts/convert-subsys.sh ]; then
-	stage analyze-net "tree" scripts/analyze-vectors.sh net
-	stage convert-net "analyze-net" scripts/convert-subsys.sh net
+if [ -x scripts/convert/convert-subsys.sh ]; then
+	stage analyze-net "tree" scripts/analysis/analyze-vectors.sh net
+	stage convert-net "analyze-net" scripts/convert/convert-subsys.sh net
 fi
 
 {

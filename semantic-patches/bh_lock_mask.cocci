@@ -35,7 +35,7 @@
 //
 // Confidence: Moderate
 // Copyright: (C) 2026 softirq-mask campaign.
-// Comments: the mask table comes from scripts/analyze-vectors.sh or an audit.
+// Comments: the mask table comes from scripts/analysis/analyze-vectors.sh or an audit.
 // Options: --no-includes --include-headers
 // Requires: 1.1.1
 

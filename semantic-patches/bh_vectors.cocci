@@ -10,7 +10,7 @@
 //# BH_RECORDS=PREFIX in the environment every fact becomes one JSON line in
 //# PREFIX.<pid>[.ml].jsonl (an environment variable because the OCaml
 //# rules cannot read a -D value that may be unset), and
-//# scripts/analyze-vectors.py merges the files of
+//# scripts/analysis/analyze-vectors.py merges the files of
 //# all spatch jobs into the call graph and the mask table.  Designated
 //# initializers (.f = fn) and file-scope macros (DEFINE_TIMER,
 //# DECLARE_TASKLET) are read from the source text by that script, because

@@ -33,7 +33,7 @@ fi
 saved=results/raw/bench-micro-console.txt
 if [ -f "$saved" ]; then
 	expect_status "summarizer reads the saved full-run console" 0 "$logs/replay.log" \
-		scripts/summarize-bench.py micro "$saved" "$logs/replay" --no-plots
+		scripts/bench/summarize-bench.py micro "$saved" "$logs/replay" --no-plots
 	expect_grep "replayed table has the overhead ratio" '^\| spin_lock_bh_mask \| [0-9.]+ ' "$logs/replay/bench.md"
 else
 	echo "SKIPPED replay: no $saved yet (run make bench once)"
@@ -42,23 +42,23 @@ fi
 if [ -f "$saved" ]; then
 	grep -v 'BENCH-END' "$saved" | head -n 200 >"$logs/truncated.txt"
 	expect_status "summarizer flags a run without BENCH-END" 1 "$logs/truncated.log" \
-		scripts/summarize-bench.py micro "$logs/truncated.txt" "$logs/truncated" --no-plots
+		scripts/bench/summarize-bench.py micro "$logs/truncated.txt" "$logs/truncated" --no-plots
 fi
 
 # A tiny real run, on the kernel make check's core suite has just built.
 frags=${BENCH_TEST_KFRAGMENTS:-"$TOP/scripts/kconfig/guest.config $TOP/scripts/kconfig/core.config $TOP/scripts/bench/bench.config"}
 expect_status "benchmark patch applies on core (tag bench)" 0 "$logs/apply.log" \
-	scripts/apply-patches.sh scripts/bench core bench
+	scripts/kernel/apply-patches.sh scripts/bench core bench
 expect_status "bench kernel builds" 0 "$logs/build.log" \
-	env KFRAGMENTS="$frags" scripts/build-kernel.sh bench bench
-expect_status "initramfs builds" 0 "$logs/initramfs.log" scripts/make-initramfs.sh
+	env KFRAGMENTS="$frags" scripts/kernel/build-kernel.sh bench bench
+expect_status "initramfs builds" 0 "$logs/initramfs.log" scripts/kernel/make-initramfs.sh
 append="softirq_mask_bench.run=overhead,latency softirq_mask_bench.rounds=1"
 append+=" softirq_mask_bench.iters=2000 softirq_mask_bench.samples=20"
 append+=" softirq_mask_bench.d_us=100 softirq_mask_bench.probe_us=500"
 append+=" $(scripts/bench/clock-params.sh 2>/dev/null || echo no_timer_check)"
 expect_status "tiny benchmark boots without warnings or lockdep reports" 0 "$logs/boot.log" \
 	env APPEND="$append" BOOT_NAME=bench-smoke BOOT_TIMEOUT=600 \
-	scripts/boot-kernel.sh bench smoke
+	scripts/kernel/boot-kernel.sh bench smoke
 console="$OUT/boot/bench-smoke/console.log"
 touch "$console"
 for api in spin_lock_bh spin_lock_bh_mask local_bh_disable local_bh_disable_mask; do
@@ -72,7 +72,7 @@ for vec in HRTIMER TASKLET; do
 done
 expect_grep "benchmark ends without errors" "BENCH-END errors=0" "$console"
 expect_status "summarizer accepts the tiny run (all lines, sane figures)" 0 "$logs/summary.log" \
-	scripts/summarize-bench.py micro "$console" "$logs/smoke" --expect-d 100 --expect-rounds 1
+	scripts/bench/summarize-bench.py micro "$console" "$logs/smoke" --expect-d 100 --expect-rounds 1
 expect_grep "table has both API ratios" '^\| local_bh_disable_mask \| .* \| (yes|no) \|$' "$logs/smoke/bench.md"
 expect_grep "table has the masked 100 us row" '^\| TASKLET \| 100 \| mask \| ' "$logs/smoke/bench.md"
 tally

@@ -18,10 +18,10 @@ logs="$OUT/check/bisect-lockdep"
 mkdir -p "$logs"
 
 expect_status "lockdep fixture series applies on core" 0 "$logs/apply.log" \
-	scripts/apply-patches.sh tests/fixtures/bisect-lockdep core bisect-lockdep
+	scripts/kernel/apply-patches.sh tests/fixtures/bisect-lockdep core bisect-lockdep
 start=$(git -C "$TREE" rev-parse HEAD)
 expect_status "bisect core..bisect-lockdep (right-mask lockdep test) finds a commit" 0 "$logs/bisect.log" \
-	env APPEND=softirq_mask_lockdep_test=right scripts/bisect-boot.sh core bisect-lockdep boot
+	env APPEND=softirq_mask_lockdep_test=right scripts/bisect/bisect-boot.sh core bisect-lockdep boot
 sed 's/^/    /' "$logs/bisect.log" | tail -n 20
 bad=$(git -C "$TREE" rev-parse --short bisect-lockdep~1)
 expect_grep "first bad commit is the wrong-mask one" \

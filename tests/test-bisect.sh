@@ -13,15 +13,15 @@ cd "$(dirname "$0")/.."
 logs="$OUT/check/bisect"
 mkdir -p "$logs"
 
-expect_status "bisect with TEST=bogus exits 2" 2 "$logs/args.log" scripts/bisect-boot.sh base base bogus
+expect_status "bisect with TEST=bogus exits 2" 2 "$logs/args.log" scripts/bisect/bisect-boot.sh base base bogus
 expect_status "fixture series applies" 0 "$logs/apply.log" \
-	scripts/apply-patches.sh tests/fixtures/bisect base bisect-fixture
+	scripts/kernel/apply-patches.sh tests/fixtures/bisect base bisect-fixture
 expect_status "bisect with BAD before GOOD exits 2" 2 "$logs/order.log" \
-	scripts/bisect-boot.sh bisect-fixture base boot
+	scripts/bisect/bisect-boot.sh bisect-fixture base boot
 
 start=$(git -C "$TREE" rev-parse HEAD)
 expect_status "bisect base..bisect-fixture finds a commit" 0 "$logs/bisect.log" \
-	scripts/bisect-boot.sh base bisect-fixture boot
+	scripts/bisect/bisect-boot.sh base bisect-fixture boot
 sed 's/^/    /' "$logs/bisect.log" | tail -n 20
 bad=$(git -C "$TREE" rev-parse --short bisect-fixture~1)
 expect_grep "first bad commit is the panicking one" "^first bad commit: $bad fixture: panic at boot" "$logs/bisect.log"
@@ -29,6 +29,6 @@ expect_grep "its decisive console line is shown" "bisect fixture: deliberate boo
 expect_grep "bisect log saved" "git bisect start" "$OUT/bisect/bisect.log"
 expect_tree_restored "$start"
 expect_status "endpoints that both pass are refused" 1 "$logs/same.log" \
-	scripts/bisect-boot.sh base bisect-fixture~2 boot
+	scripts/bisect/bisect-boot.sh base bisect-fixture~2 boot
 expect_grep "refusal names the endpoint" "does not fail the boot test" "$logs/same.log"
 tally

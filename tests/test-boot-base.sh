@@ -13,11 +13,11 @@ cd "$(dirname "$0")/.."
 logs="$OUT/check/boot-base"
 mkdir -p "$logs"
 
-expect_status "initramfs builds" 0 "$logs/initramfs.log" scripts/make-initramfs.sh
-expect_status "base kernel builds" 0 "$logs/build.log" scripts/build-kernel.sh base base
+expect_status "initramfs builds" 0 "$logs/initramfs.log" scripts/kernel/make-initramfs.sh
+expect_status "base kernel builds" 0 "$logs/build.log" scripts/kernel/build-kernel.sh base base
 grep RESULT "$logs/build.log" || true
 
-expect_status "base boots with the default plan" 0 "$logs/boot.log" scripts/boot-kernel.sh base default
+expect_status "base boots with the default plan" 0 "$logs/boot.log" scripts/kernel/boot-kernel.sh base default
 sum="$OUT/boot/base-default/summary.txt"
 sed 's/^/    /' "$sum" 2>/dev/null | head -n 30 || true
 expect_grep "lockdep self-tests all passed" "lockdep self-tests: Good, all [0-9]+ testcases passed" "$sum"
@@ -32,7 +32,7 @@ boot_fast() {
 	local name=$1 plan=$2 append=$3 verdict=$4 reason=$5 t0=$SECONDS
 	expect_status "$name fails" 1 "$logs/$name.log" \
 		env APPEND="$append" BOOT_NAME="base-$name" BOOT_TIMEOUT=300 \
-		scripts/boot-kernel.sh base "$plan"
+		scripts/kernel/boot-kernel.sh base "$plan"
 	expect_grep "$name: verdict $verdict" "^boot verdict: $verdict" "$logs/$name.log"
 	expect_grep "$name: reason given" "$reason" "$logs/$name.log"
 	if [ $((SECONDS - t0)) -le 60 ]; then ok "$name reported within 60 s ($((SECONDS - t0)) s)"; else
@@ -45,14 +45,14 @@ boot_fast fail-step fail-step "" FAIL "reason: plan step 'deliberate-failure' fa
 # sparse: no new warnings between identical revisions; a commit that adds
 # an address-space bug must be flagged (the commit is temporary).
 expect_status "sparse: base vs base has no new warnings" 0 "$logs/sparse-same.log" \
-	scripts/sparse-check.sh base base kernel/softirq.c
+	scripts/kernel/sparse-check.sh base base kernel/softirq.c
 start=$(git -C "$TREE" rev-parse HEAD)
 git -C "$TREE" checkout -q --detach base
 printf '\nint sparse_probe(int __user *p);\nint sparse_probe(int __user *p)\n{\n\treturn *p;\n}\n' >>"$TREE/kernel/softirq.c"
 git -C "$TREE" -c user.name=t -c user.email=t@t commit -q -am "sparse probe (temporary)"
 probe=$(git -C "$TREE" rev-parse HEAD)
 expect_status "sparse: an added warning fails the check" 1 "$logs/sparse-new.log" \
-	scripts/sparse-check.sh base "$probe" kernel/softirq.c
+	scripts/kernel/sparse-check.sh base "$probe" kernel/softirq.c
 expect_grep "sparse: the new warning is listed" "NEW kernel/softirq.c: warning: dereference of noderef expression" "$logs/sparse-new.log"
 git -C "$TREE" checkout -q --detach "$start"
 tally

@@ -31,10 +31,10 @@ for p in "${patches[@]}"; do
 	fi
 done
 
-expect_status "series applies on base" 0 "$logs/apply.log" scripts/apply-patches.sh core-patches base core
-expect_status "core kernel builds" 0 "$logs/build.log" scripts/build-kernel.sh core core
+expect_status "series applies on base" 0 "$logs/apply.log" scripts/kernel/apply-patches.sh core-patches base core
+expect_status "core kernel builds" 0 "$logs/build.log" scripts/kernel/build-kernel.sh core core
 expect_status "core kernel boots (traffic plan, lockdep, KUnit)" 0 "$logs/boot.log" \
-	env BOOT_EXPECT_KUNIT=softirq_mask scripts/boot-kernel.sh core default
+	env BOOT_EXPECT_KUNIT=softirq_mask scripts/kernel/boot-kernel.sh core default
 sum="$OUT/boot/core-default/summary.txt"
 sed 's/^/    /' "$sum" 2>/dev/null | head -n 40 || true
 expect_grep "lockdep self-tests still pass" "lockdep self-tests: Good, all [0-9]+ testcases passed" "$sum"
@@ -53,7 +53,7 @@ done
 expect_status "lockdep reports the wrong mask, naming the vector" 0 "$logs/lockdep-wrong.log" \
 	env APPEND=softirq_mask_lockdep_test=wrong BOOT_NAME=core-lockdep-wrong \
 	BOOT_EXPECT_REPORT='inconsistent \{IN-TASKLET-SOFTIRQ-W\} -> \{TASKLET-SOFTIRQ-ON-W\} usage' \
-	scripts/boot-kernel.sh core smoke
+	scripts/kernel/boot-kernel.sh core smoke
 wrong="$OUT/boot/core-lockdep-wrong/console.log"
 touch "$wrong"
 expect_grep "negative test ran with the wrong mask" "softirq_mask_lockdep_test: wrong mask 0x2," "$wrong"
@@ -63,7 +63,7 @@ expect_grep "report shows the tasklet's stack" "sm_lockdep_tasklet_fn\+0x" "$wro
 expect_grep "report shows the masked acquisition's stack" "sm_lockdep_test\+0x" "$wrong"
 expect_status "no lockdep report with the right mask" 0 "$logs/lockdep-right.log" \
 	env APPEND=softirq_mask_lockdep_test=right BOOT_NAME=core-lockdep-right \
-	scripts/boot-kernel.sh core lockdep-usage
+	scripts/kernel/boot-kernel.sh core lockdep-usage
 right="$OUT/boot/core-lockdep-right/console.log"
 touch "$right"
 expect_grep "negative test ran with the right mask" "softirq_mask_lockdep_test: right mask 0x42," "$right"
@@ -76,6 +76,6 @@ expect_grep "/proc/lockdep shows the lock's per-vector usage" \
 # sparse on every .c file the series changes, plus spinlock.c, which the
 # lock wrappers (in spinlock.h) reach without appearing in the diff.
 expect_status "sparse: no new warnings in the files the series changes" 0 "$logs/sparse.log" \
-	scripts/sparse-check.sh base core kernel/locking/spinlock.c
-expect_status "PREEMPT_RT: softirq.o, spinlock.o, lockdep.o, locking-selftest.o compile" 0 "$logs/rt.log" scripts/check-rt-build.sh core
+	scripts/kernel/sparse-check.sh base core kernel/locking/spinlock.c
+expect_status "PREEMPT_RT: softirq.o, spinlock.o, lockdep.o, locking-selftest.o compile" 0 "$logs/rt.log" scripts/kernel/check-rt-build.sh core
 tally

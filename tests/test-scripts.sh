@@ -43,41 +43,41 @@ printf '0001-two.patch\n0002-broken.patch\n' >"$scratch/bad/series"
 
 # --- missing inputs and bad values
 expect_status "build without a tree exits 2" 2 "$logs/1" \
-	env WORK="$scratch/none" scripts/build-kernel.sh base
+	env WORK="$scratch/none" scripts/kernel/build-kernel.sh base
 expect_grep "build without a tree says what to run" "make tree" "$logs/1"
-expect_status "build with JOBS=abc exits 2" 2 "$logs/2" env JOBS=abc "${fw[@]}" scripts/build-kernel.sh base
-expect_status "build of an unknown revision exits 2" 2 "$logs/3" "${fw[@]}" scripts/build-kernel.sh nosuch
+expect_status "build with JOBS=abc exits 2" 2 "$logs/2" env JOBS=abc "${fw[@]}" scripts/kernel/build-kernel.sh base
+expect_status "build of an unknown revision exits 2" 2 "$logs/3" "${fw[@]}" scripts/kernel/build-kernel.sh nosuch
 expect_grep "unknown revision is named" "revision 'nosuch' not found" "$logs/3"
-expect_status "tree with FORCE=2 exits 2" 2 "$logs/4" env FORCE=2 "${fw[@]}" scripts/setup-tree.sh
+expect_status "tree with FORCE=2 exits 2" 2 "$logs/4" env FORCE=2 "${fw[@]}" scripts/kernel/setup-tree.sh
 expect_status "tree without the tarball exits 2" 2 "$logs/5" \
-	env WORK="$scratch/none" SRC_TARBALL=/nonexistent.tar.xz scripts/setup-tree.sh
+	env WORK="$scratch/none" SRC_TARBALL=/nonexistent.tar.xz scripts/kernel/setup-tree.sh
 expect_status "boot of a kernel that was never built exits 2" 2 "$logs/6" \
-	env WORK="$scratch/none" scripts/boot-kernel.sh nosuch
+	env WORK="$scratch/none" scripts/kernel/boot-kernel.sh nosuch
 expect_status "boot with an unknown plan exits 2" 2 "$logs/7" \
-	"${fw[@]}" scripts/boot-kernel.sh base nosuchplan
+	"${fw[@]}" scripts/kernel/boot-kernel.sh base nosuchplan
 expect_grep "unknown plan is named" "unknown plan 'nosuchplan'; plans: .*default" "$logs/7"
 expect_status "boot with BOOT_TIMEOUT=soon exits 2" 2 "$logs/8" \
-	env BOOT_TIMEOUT=soon "${fw[@]}" scripts/boot-kernel.sh base
+	env BOOT_TIMEOUT=soon "${fw[@]}" scripts/kernel/boot-kernel.sh base
 expect_grep "bad timeout is named" "BOOT_TIMEOUT must be seconds" "$logs/8"
 expect_status "make sparse passes WORK and NEW through (unknown NEW exits 2)" 2 "$logs/9" \
 	make -s sparse WORK="$scratch/work" NEW=no-such-rev
 expect_grep "make sparse names the unknown revision" "revision 'no-such-rev' not found" "$logs/9"
-expect_status "sparse on a non-C file exits 2" 2 "$logs/10" "${fw[@]}" scripts/sparse-check.sh base base Makefile
-expect_status "sparse with an unknown revision exits 2" 2 "$logs/11" "${fw[@]}" scripts/sparse-check.sh base no-such-rev
+expect_status "sparse on a non-C file exits 2" 2 "$logs/10" "${fw[@]}" scripts/kernel/sparse-check.sh base base Makefile
+expect_status "sparse with an unknown revision exits 2" 2 "$logs/11" "${fw[@]}" scripts/kernel/sparse-check.sh base no-such-rev
 expect_grep "the unknown revision is named" "revision 'no-such-rev' not found" "$logs/11"
 expect_grep "non-C file is named" "'Makefile' is not a .c file" "$logs/10"
-expect_status "parse-boot-log on a missing log exits 2" 2 "$logs/11" scripts/parse-boot-log.py "$scratch/none.log"
-expect_status "apply with a missing series exits 2" 2 "$logs/12" "${fw[@]}" scripts/apply-patches.sh "$scratch" base x
+expect_status "parse-boot-log on a missing log exits 2" 2 "$logs/11" scripts/kernel/parse-boot-log.py "$scratch/none.log"
+expect_status "apply with a missing series exits 2" 2 "$logs/12" "${fw[@]}" scripts/kernel/apply-patches.sh "$scratch" base x
 expect_grep "missing series is named" "no series file in" "$logs/12"
 
 # --- patches: a good series applies and tags; a bad one leaves no trace
-expect_status "a good series applies" 0 "$logs/20" "${fw[@]}" scripts/apply-patches.sh "$scratch/good" base good
+expect_status "a good series applies" 0 "$logs/20" "${fw[@]}" scripts/kernel/apply-patches.sh "$scratch/good" base good
 if [ "$(git -C "$fake" rev-parse good)" != "$(git -C "$fake" rev-parse base)" ] &&
 	grep -q TWO "$fake/file.txt"; then ok "good series tagged with its change"; else
 	not_ok "good series tagged with its change" "tag or content missing"
 fi
 before=$(git -C "$fake" rev-parse HEAD)
-expect_status "a patch that does not apply exits 1" 1 "$logs/21" "${fw[@]}" scripts/apply-patches.sh "$scratch/bad" base bad
+expect_status "a patch that does not apply exits 1" 1 "$logs/21" "${fw[@]}" scripts/kernel/apply-patches.sh "$scratch/bad" base bad
 expect_grep "the failing patch is named" "0002-broken.patch does not apply" "$logs/21"
 if [ "$(git -C "$fake" rev-parse HEAD)" = "$before" ] &&
 	[ ! -d "$fake/.git/rebase-apply" ] &&
@@ -90,33 +90,33 @@ fi
 
 # --- local changes are kept unless FORCE=1
 echo local >>"$fake/file.txt"
-expect_status "tree with local changes refuses" 1 "$logs/30" "${fw[@]}" scripts/setup-tree.sh
+expect_status "tree with local changes refuses" 1 "$logs/30" "${fw[@]}" scripts/kernel/setup-tree.sh
 expect_grep "refusal says how to force" "FORCE=1" "$logs/30"
 if grep -q local "$fake/file.txt"; then ok "local change kept"; else not_ok "local change kept" "it was discarded"; fi
-expect_status "FORCE=1 discards local changes" 0 "$logs/31" env FORCE=1 "${fw[@]}" scripts/setup-tree.sh
+expect_status "FORCE=1 discards local changes" 0 "$logs/31" env FORCE=1 "${fw[@]}" scripts/kernel/setup-tree.sh
 if grep -q local "$fake/file.txt"; then not_ok "local change discarded" "still there"; else ok "local change discarded"; fi
 expect_status "build refuses a dirty tree" 1 "$logs/32" \
-	sh -c "echo x >>'$fake/file.txt' && env WORK='$scratch/work' TREE='$fake' scripts/build-kernel.sh base base"
+	sh -c "echo x >>'$fake/file.txt' && env WORK='$scratch/work' TREE='$fake' scripts/kernel/build-kernel.sh base base"
 
 # --- config checker
 printf 'CONFIG_A=y\n# CONFIG_B is not set\n' >"$scratch/final"
 printf 'CONFIG_A=y\n' >"$scratch/frag-ok"
 printf 'CONFIG_A=y\nCONFIG_B=y\n' >"$scratch/frag-bad"
-expect_status "config check passes when options match" 0 "$logs/40" scripts/check-config.py "$scratch/final" "$scratch/frag-ok"
-expect_status "config check fails on a missing option" 1 "$logs/41" scripts/check-config.py "$scratch/final" "$scratch/frag-bad"
+expect_status "config check passes when options match" 0 "$logs/40" scripts/kernel/check-config.py "$scratch/final" "$scratch/frag-ok"
+expect_status "config check fails on a missing option" 1 "$logs/41" scripts/kernel/check-config.py "$scratch/final" "$scratch/frag-bad"
 expect_grep "missing option is named" "CONFIG_B=y asked by" "$logs/41"
 
 # --- conversion input: the mask table (nothing is written on refusal)
 mkdir -p "$fake/sub"
 expect_status "convert without a mask table exits 2" 2 "$logs/50" \
-	"${fw[@]}" scripts/convert-subsys.sh sub "$scratch/no-such-table.txt"
+	"${fw[@]}" scripts/convert/convert-subsys.sh sub "$scratch/no-such-table.txt"
 printf 'struct foo.lock TIMER|BOGUS\n' >"$scratch/masks-bad"
 expect_status "convert refuses a malformed mask" 2 "$logs/51" \
-	"${fw[@]}" scripts/convert-subsys.sh sub "$scratch/masks-bad"
+	"${fw[@]}" scripts/convert/convert-subsys.sh sub "$scratch/masks-bad"
 expect_grep "malformed line is named" "masks-bad:1:" "$logs/51"
 printf '# CLOSED-WORLD (UNSAFE): test\nstruct foo.lock TIMER\n' >"$scratch/masks-closed"
 expect_status "convert refuses a closed-world table" 2 "$logs/52" \
-	"${fw[@]}" scripts/convert-subsys.sh sub "$scratch/masks-closed"
+	"${fw[@]}" scripts/convert/convert-subsys.sh sub "$scratch/masks-closed"
 expect_grep "refusal says why" "comes from CLOSED_WORLD=1" "$logs/52"
 if [ ! -e conversions/sub ] && [ ! -e audit-notes/sub.md ]; then
 	ok "refused conversions write nothing into the checkout"

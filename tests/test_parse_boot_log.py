@@ -1,4 +1,4 @@
-"""Unit tests of scripts/parse-boot-log.py on saved console logs
+"""Unit tests of scripts/kernel/parse-boot-log.py on saved console logs
 (tests/fixtures/boot-*.log; the pass, panic and fail-step logs are real
 console logs of the base kernel, trimmed)."""
 import importlib.util
@@ -11,7 +11,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 FIX = HERE / "fixtures"
 _spec = importlib.util.spec_from_file_location(
-    "parse_boot_log", HERE.parent / "scripts" / "parse-boot-log.py")
+    "parse_boot_log", HERE.parent / "scripts" / "kernel" / "parse-boot-log.py")
 assert _spec and _spec.loader
 pbl = importlib.util.module_from_spec(_spec)
 sys.modules["parse_boot_log"] = pbl  # dataclasses look their module up

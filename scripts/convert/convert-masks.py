@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Check mask tables (the analysis output and the auditors' overrides).
 
-Usage:  scripts/convert-masks.py TABLE...
+Usage:  scripts/convert/convert-masks.py TABLE...
 Reads:  each TABLE, one lock class per line: "<lock-class> <VEC>[|<VEC>...]"
         or "<lock-class> ALL"; '#' starts a comment; blank lines are fine.
 Writes: one "file:line: reason" line per malformed line on stderr.

@@ -12,7 +12,7 @@
 # Env:    JOBS (make -j), CCACHE_DIR/CCACHE_MAXSIZE, KFRAGMENTS
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 if [ $# -lt 1 ] || [ $# -gt 2 ]; then
 	die build "usage: $0 VARIANT [REV]" 2
@@ -61,7 +61,7 @@ log build "configuring: tinyconfig + ${frags[*]##*/}"
 	"$TREE/scripts/kconfig/merge_config.sh" -m -O "$cfgdir" "$cfgdir/.config" "${frags[@]}"
 	"${kmake[@]}" O="$cfgdir" olddefconfig
 } >>"$logf" 2>&1 || die build "configuration failed; see $logf" 1
-"$TOP/scripts/check-config.py" "$cfgdir/.config" "${frags[@]}" ||
+"$TOP/scripts/kernel/check-config.py" "$cfgdir/.config" "${frags[@]}" ||
 	die build "the final .config lacks options the fragments ask for (above); see $logf" 1
 cmp -s "$cfgdir/.config" "$OBJ/.config" || cp "$cfgdir/.config" "$OBJ/.config"
 

@@ -5,7 +5,7 @@ Usage: parse-boot-log.py LOG [--qemu-status N] [--timed-out]
                              [--allow REGEX]... [--expect-kunit SUITE]...
                              [--expect-report REGEX] [--json FILE]
 
-Reads a serial console log written by scripts/boot-kernel.sh (or any saved
+Reads a serial console log written by scripts/kernel/boot-kernel.sh (or any saved
 log: no kernel tree or QEMU needed) and prints a summary: the verdict, the
 plan's steps, the lockdep self-test line, KUnit results (KTAP) and traffic
 figures.  Verdicts, from worst to best:

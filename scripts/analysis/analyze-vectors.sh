@@ -2,7 +2,7 @@
 # analyze-vectors.sh: find which softirq vectors can reach each BH lock
 # class and write the mask table.
 #
-# Usage:  scripts/analyze-vectors.sh DIR...   (DIRs relative to $TREE)
+# Usage:  scripts/analysis/analyze-vectors.sh DIR...   (DIRs relative to $TREE)
 # Reads:  $TREE (default $WORK/linux; any kernel source folder works),
 #         semantic-patches/bh_vectors.cocci and bh_lock_mask.cocci,
 #         JOBS (spatch -j, default 2), CLOSED_WORLD=1 (UNSAFE: assume no
@@ -13,7 +13,7 @@
 set -euo pipefail
 
 # shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 stage=analyze
 
 [ $# -gt 0 ] || die "$stage" "usage: $0 DIR... (relative to \$TREE)" 2
@@ -69,7 +69,7 @@ log "$stage" "sites pass (lock classes)"
 log "$stage" "merge"
 merge=(--root "$TREE" --facts "$dest/facts" --sites "$dest/sites" --out "$dest")
 [ "${CLOSED_WORLD:-0}" != 1 ] || merge+=(--closed-world)
-summary=$(python3 "$TOP/scripts/analyze-vectors.py" "${merge[@]}") ||
+summary=$(python3 "$TOP/scripts/analysis/analyze-vectors.py" "${merge[@]}") ||
 	die "$stage" "merge failed" 1
 log "$stage" "$summary"
 result "$stage" PASS "$summary; table in $dest/masks.txt"

@@ -9,7 +9,7 @@
 # Env:    FORCE=1 resets the tree to "base" even if it has local changes.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 SRC_TARBALL=${SRC_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 FORCE=${FORCE:-0}

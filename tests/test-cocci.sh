@@ -3,7 +3,7 @@
 # conversion and compare the result with NAME.res byte for byte
 # (spatch --test exits 0 even on a wrong result, so we compare ourselves).
 #
-# Usage:  scripts/test-cocci.sh [NAME...]
+# Usage:  tests/test-cocci.sh [NAME...]
 # Reads:  semantic-patches/tests/{NAME.c,NAME.res,masks.txt,pcpu.txt} and
 #         NAME.reason when present (lines report mode must print for NAME.c)
 # Writes: one "PASS name" / "FAIL name: why" line per case (a diff on failure),
@@ -12,7 +12,7 @@
 set -euo pipefail
 
 # shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../scripts/lib.sh"
 # shellcheck source=tests/lib-test.sh
 . "$TOP/tests/lib-test.sh"
 stage=cocci-test
@@ -60,7 +60,7 @@ for name in "${cases[@]}"; do
 	# Run from the tests folder so that file-qualified classes
 	# ("static_global.c:slock") match the bare file names.
 	if (cd "$dir" && PCPU_FUNCS=pcpu.txt \
-		"$TOP/scripts/convert-file.sh" "$name.c" masks.txt) \
+		"$TOP/scripts/convert/convert-file.sh" "$name.c" masks.txt) \
 		>"$tmp/$name.out" 2>"$tmp/$name.err" &&
 		cmp -s "$tmp/$name.out" "$dir/$name.res"; then
 		if [ -f "$dir/$name.reason" ] && ! check_reasons "$name"; then

@@ -7,13 +7,13 @@
 #   PLAN      guest plan for each boot (default "smoke")
 # Env:    SERIES_ONLY="N M ..." checks only those positions (1 = first
 #         commit after FROM); "last" checks only TO.
-# Reads:  $TREE; config fragments from scripts/kconfig-fragments.sh
+# Reads:  $TREE; config fragments from scripts/kernel/kconfig-fragments.sh
 # Writes: $OUT/series-check/table.txt, per-step build/boot logs (one O=
 #         folder and ccache: a step that touches a few files rebuilds fast)
 # The tree is put back where it was, also on interruption.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 if [ $# -lt 2 ] || [ $# -gt 3 ]; then
 	die series-check "usage: $0 FROM TO [PLAN]" 2
@@ -54,12 +54,12 @@ for c in "${commits[@]}"; do
 	log series-check "[$n/${#commits[@]}] ${c:0:12} $subject"
 	build=FAIL
 	boot=-
-	if KFRAGMENTS=$("$TOP/scripts/kconfig-fragments.sh" "$c") "$TOP/scripts/build-kernel.sh" series "$c" \
+	if KFRAGMENTS=$("$TOP/scripts/kernel/kconfig-fragments.sh" "$c") "$TOP/scripts/kernel/build-kernel.sh" series "$c" \
 		>"$res/build-$n.log" 2>&1; then
 		build=PASS
 		boot=FAIL
 		if BOOT_NAME="series-$n" BOOT_TIMEOUT=${BOOT_TIMEOUT:-300} \
-			"$TOP/scripts/boot-kernel.sh" series "$plan" >"$res/boot-$n.log" 2>&1; then
+			"$TOP/scripts/kernel/boot-kernel.sh" series "$plan" >"$res/boot-$n.log" 2>&1; then
 			boot=PASS
 		else
 			boot=$(sed -n 's/^boot verdict: //p' "$res/boot-$n.log" | head -n 1)

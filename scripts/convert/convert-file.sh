@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # convert-file.sh: print one C file converted to the per-vector BH mask API.
 #
-# Usage:  scripts/convert-file.sh FILE MASKS
+# Usage:  scripts/convert/convert-file.sh FILE MASKS
 # Reads:  FILE, the mask table MASKS, semantic-patches/bh_lock_mask.cocci;
 #         PCPU_FUNCS (optional file: functions known to touch per-CPU data),
 #         JSON_PREFIX (optional: site records go to $JSON_PREFIX.<pid>.jsonl).
@@ -11,7 +11,7 @@
 set -euo pipefail
 
 # shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 stage=convert-file
 
 [ $# -eq 2 ] || die "$stage" "usage: $0 FILE MASKS" 2
@@ -20,7 +20,7 @@ masks=$2
 [ -f "$file" ] || die "$stage" "no such file: $file" 2
 [ -f "$masks" ] || die "$stage" "no such mask table: $masks" 2
 need_tool "$stage" spatch python3
-python3 "$TOP/scripts/convert-masks.py" "$masks" || exit 2
+python3 "$TOP/scripts/convert/convert-masks.py" "$masks" || exit 2
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

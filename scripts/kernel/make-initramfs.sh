@@ -7,7 +7,7 @@
 # Writes: $OUT/initramfs/initramfs.cpio.gz (+ the staging folder root/)
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 need_tool initramfs gcc cpio gzip readelf
 BUSYBOX=${BUSYBOX:-/bin/busybox}

@@ -17,7 +17,7 @@
 # Exit:   0 PASS, 1 any other verdict, 2 usage or missing input.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 if [ $# -lt 1 ] || [ $# -gt 2 ]; then
 	die boot "usage: $0 VARIANT [PLAN]" 2
@@ -43,7 +43,7 @@ initrd="$OUT/initramfs/initramfs.cpio.gz"
 # scripts/guest/ (a new plan or guest program would otherwise be absent).
 if [ ! -f "$initrd" ] || [ -n "$(find "$TOP/scripts/guest" -newer "$initrd" -print -quit)" ]; then
 	log boot "initramfs missing or older than scripts/guest/: rebuilding it"
-	"$TOP/scripts/make-initramfs.sh" >&2 || die boot "building the initramfs failed; see the lines above" 1
+	"$TOP/scripts/kernel/make-initramfs.sh" >&2 || die boot "building the initramfs failed; see the lines above" 1
 fi
 
 name=${BOOT_NAME:-$variant-$plan}
@@ -72,7 +72,7 @@ timeout --foreground -k 5 "$BOOT_TIMEOUT" qemu-system-x86_64 "${args[@]}" \
 	-serial "file:$console" </dev/null >"$res/qemu.out" 2>&1 || status=$?
 elapsed=$((SECONDS - t0))
 
-parse=("$TOP/scripts/parse-boot-log.py" "$console" --json "$res/verdict.json")
+parse=("$TOP/scripts/kernel/parse-boot-log.py" "$console" --json "$res/verdict.json")
 if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
 	parse+=(--timed-out)
 else

@@ -10,10 +10,10 @@
 #         committer name and date are fixed)
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 need_tree series
-apply="$TOP/scripts/apply-patches.sh"
+apply="$TOP/scripts/kernel/apply-patches.sh"
 "$apply" "$TOP/core-patches" base core
 prev=core
 if [ -f "$TOP/conversions/ORDER" ]; then

@@ -2,7 +2,7 @@
 # test-analysis.sh: run the vector analysis on the fixtures in
 # tests/analysis-fixtures/ and check the mask tables it writes.
 #
-# Usage:  scripts/test-analysis.sh [FIXTURE...]
+# Usage:  tests/test-analysis.sh [FIXTURE...]
 # Reads:  tests/analysis-fixtures/FIXTURE/*.c and expected-masks.txt
 #         (one expected "<class> <mask>" line per case), optional
 #         expected-evidence.txt (one "<class> <VEC> <function>" line per
@@ -12,7 +12,7 @@
 set -euo pipefail
 
 # shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../scripts/lib.sh"
 # shellcheck source=tests/lib-test.sh
 . "$TOP/tests/lib-test.sh"
 stage=analysis-test
@@ -36,7 +36,7 @@ for fx in "${fixtures[@]}"; do
 	dir=$base/$fx
 	[ -f "$dir/expected-masks.txt" ] || die "$stage" "no $dir/expected-masks.txt" 2
 	out=$tmp/$fx
-	if ! TREE=$dir OUT=$out "$TOP/scripts/analyze-vectors.sh" . \
+	if ! TREE=$dir OUT=$out "$TOP/scripts/analysis/analyze-vectors.sh" . \
 		>"$tmp/$fx.log" 2>&1; then
 		cat "$tmp/$fx.log"
 		not_ok "$fx" "analysis failed"
@@ -83,7 +83,7 @@ PY
 		ok "$fx:open-world-table-unmarked"
 	fi
 	# CLOSED_WORLD=1 must mark its table, which convert-subsys.sh refuses.
-	if CLOSED_WORLD=1 TREE=$dir OUT=$out.closed "$TOP/scripts/analyze-vectors.sh" . \
+	if CLOSED_WORLD=1 TREE=$dir OUT=$out.closed "$TOP/scripts/analysis/analyze-vectors.sh" . \
 		>"$tmp/$fx.closed.log" 2>&1 &&
 		grep -q '^# CLOSED-WORLD (UNSAFE)' "$out.closed/analyze/masks.txt"; then
 		ok "$fx:closed-world-table-marked"

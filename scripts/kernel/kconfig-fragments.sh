@@ -9,7 +9,7 @@
 # Writes: $OUT/kconfig/<fragment>-<commit>.config (the filtered copies)
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 [ $# -eq 1 ] || die fragments "usage: $0 REV" 2
 rev=$1

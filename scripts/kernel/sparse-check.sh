@@ -14,7 +14,7 @@
 # counts, so code that only moved does not look new.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 [ $# -ge 2 ] || die sparse "usage: $0 OLD_REV NEW_REV [FILE...]" 2
 old=$1
@@ -69,7 +69,7 @@ run_sparse() {
 t0=$SECONDS
 run_sparse "$(git -C "$TREE" rev-parse "$old")" "$res/old.log" "${files[@]}"
 run_sparse "$(git -C "$TREE" rev-parse "$new")" "$res/new.log" "${files[@]}"
-if "$TOP/scripts/compare-sparse.py" "$res/old.log" "$res/new.log" >"$res/new-warnings.txt"; then
+if "$TOP/scripts/kernel/compare-sparse.py" "$res/old.log" "$res/new.log" >"$res/new-warnings.txt"; then
 	result sparse PASS "no new warnings in ${#files[@]} file(s) ($old -> $new, $((SECONDS - t0))s)"
 else
 	cat "$res/new-warnings.txt"

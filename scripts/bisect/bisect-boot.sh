@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bisect-boot.sh: find the first commit between GOOD and BAD whose kernel
-# fails the boot test, with "git bisect run" and scripts/bisect-step.sh.
+# fails the boot test, with "git bisect run" and scripts/bisect/bisect-step.sh.
 #
 # Usage: bisect-boot.sh GOOD BAD [TEST]   (TEST: boot, kunit or traffic;
 #        default boot)
@@ -10,7 +10,7 @@
 # Writes: $OUT/bisect/{bisect.log,run.log,result.txt}
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 if [ $# -lt 2 ] || [ $# -gt 3 ]; then
 	die bisect "usage: $0 GOOD BAD [boot|kunit|traffic]" 2
@@ -30,7 +30,7 @@ git -C "$TREE" merge-base --is-ancestor "$good" "$bad" ||
 	die bisect "a bisection is already in progress in $TREE; end it with 'git -C $TREE bisect reset'" 1
 [ -z "$(git -C "$TREE" status --porcelain --untracked-files=no)" ] ||
 	die bisect "$TREE has uncommitted changes; commit or discard them first" 1
-[ -f "$OUT/initramfs/initramfs.cpio.gz" ] || "$TOP/scripts/make-initramfs.sh"
+[ -f "$OUT/initramfs/initramfs.cpio.gz" ] || "$TOP/scripts/kernel/make-initramfs.sh"
 
 res="$OUT/bisect"
 rm -rf "$res"
@@ -45,7 +45,7 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-step="$TOP/scripts/bisect-step.sh"
+step="$TOP/scripts/bisect/bisect-step.sh"
 
 # Endpoints first: a bisection between two passing commits names nothing.
 git -C "$TREE" checkout -q --detach "$good"

@@ -13,7 +13,7 @@
 # was and exits 1 naming the patch: never a half-applied tree.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 if [ $# -ne 3 ]; then
 	die apply "usage: $0 DIR ONTO TAG" 2

@@ -12,7 +12,7 @@
 #         summary under $OUT/boot/bisect-SHA/
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 if [ $# -ne 1 ]; then
 	echo "usage: $0 boot|kunit|traffic" >&2
@@ -37,8 +37,8 @@ steps="$OUT/bisect/steps/${commit:0:12}"
 mkdir -p "$steps"
 log bisect "testing ${commit:0:12} $(git -C "$TREE" log -1 --format=%s "$commit")"
 
-frags=$("$TOP/scripts/kconfig-fragments.sh" "$commit")
-if ! KFRAGMENTS=$frags "$TOP/scripts/build-kernel.sh" bisect "$commit" >"$steps/build.log" 2>&1; then
+frags=$("$TOP/scripts/kernel/kconfig-fragments.sh" "$commit")
+if ! KFRAGMENTS=$frags "$TOP/scripts/kernel/build-kernel.sh" bisect "$commit" >"$steps/build.log" 2>&1; then
 	if [ "${BISECT_BUILD_FAIL:-skip}" = bad ]; then
 		log bisect "${commit:0:12}: build failed -> bad"
 		exit 1
@@ -47,7 +47,7 @@ if ! KFRAGMENTS=$frags "$TOP/scripts/build-kernel.sh" bisect "$commit" >"$steps/
 	exit 125
 fi
 if BOOT_NAME="bisect-${commit:0:12}" BOOT_TIMEOUT=${BOOT_TIMEOUT:-300} \
-	"$TOP/scripts/boot-kernel.sh" bisect "$plan" >"$steps/boot.log" 2>&1; then
+	"$TOP/scripts/kernel/boot-kernel.sh" bisect "$plan" >"$steps/boot.log" 2>&1; then
 	log bisect "${commit:0:12}: good"
 	exit 0
 fi

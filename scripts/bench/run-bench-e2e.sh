@@ -16,7 +16,7 @@
 # Exit:   0 every kernel ran the plan to its end, 1 otherwise, 2 bad usage.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 RESULTS=${RESULTS:-$TOP/results}
 BENCH_TIMEOUT=${BENCH_TIMEOUT:-900}
@@ -45,7 +45,7 @@ done
 res="$OUT/bench-e2e"
 eout="$res/out"
 mkdir -p "$eout/initramfs" "$res/overlay/plans" "$RESULTS/raw"
-"$TOP/scripts/make-initramfs.sh" >/dev/null || die bench-e2e "building the initramfs failed" 1
+"$TOP/scripts/kernel/make-initramfs.sh" >/dev/null || die bench-e2e "building the initramfs failed" 1
 cp "$TOP"/scripts/bench/plans/*.plan "$res/overlay/plans/"
 {
 	cat "$OUT/initramfs/initramfs.cpio.gz"
@@ -62,7 +62,7 @@ for i in "${!kernels[@]}"; do
 	log bench-e2e "[$((i + 1))/${#kernels[@]}] $label: ${kernels[$i]}"
 	status=0
 	OUT=$eout APPEND="plan=bench-e2e $clock ${APPEND:-}" BOOT_NAME="e2e-$label" BOOT_TIMEOUT=$BENCH_TIMEOUT \
-		"$TOP/scripts/boot-kernel.sh" "${kernels[$i]}" smoke || status=$?
+		"$TOP/scripts/kernel/boot-kernel.sh" "${kernels[$i]}" smoke || status=$?
 	console="$eout/boot/e2e-$label/console.log"
 	if [ "$status" -ne 0 ]; then
 		log bench-e2e "$label: the boot did not pass (status $status); its figures may be incomplete"
@@ -74,7 +74,7 @@ done
 
 cond="Conditions: $(date -u +%Y-%m-%d), QEMU TCG, -smp 2, guest clock TSC ($clock), plan bench-e2e (guest-traffic 5 s over loopback and veth, TCP and UDP), kernels run one after the other in this run: $(for i in "${!kernels[@]}"; do printf '%s=%s ' "${labels[$i]}" "${kernels[$i]}"; done)"
 sum_status=0
-"$TOP/scripts/summarize-bench.py" e2e "$RESULTS" "${specs[@]}" --conditions "$cond" || sum_status=$?
+"$TOP/scripts/bench/summarize-bench.py" e2e "$RESULTS" "${specs[@]}" --conditions "$cond" || sum_status=$?
 if [ "$failed" -ne 0 ] || [ "$sum_status" -ne 0 ]; then
 	result bench-e2e FAIL "$failed of ${#kernels[@]} boots failed, summary status $sum_status; see $RESULTS/bench-e2e.md"
 	exit 1

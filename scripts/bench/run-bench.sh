@@ -3,7 +3,7 @@
 # Applies the benchmark patch (scripts/bench/series) on tag "core" as tag
 # "bench", builds it without lock debugging, boots it in QEMU with the
 # benchmark asked for on the command line, and summarizes the console.
-# With BENCH_E2E set, it then runs scripts/run-bench-e2e.sh on those kernels.
+# With BENCH_E2E set, it then runs scripts/bench/run-bench-e2e.sh on those kernels.
 #
 # Usage: run-bench.sh
 # Reads:  scripts/bench/{series,*.patch,bench.config,tracing.config,nolockdep.sed},
@@ -20,7 +20,7 @@
 # Exit:   0 all figures present and sane, 1 a stage failed, 2 bad usage.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 BENCH_ROUNDS=${BENCH_ROUNDS:-9}
 BENCH_ITERS=${BENCH_ITERS:-500000}
@@ -60,15 +60,15 @@ KFRAGMENTS=${BENCH_KFRAGMENTS:-"$res/guest-nolockdep.config $bench/tracing.confi
 
 if [ "$BENCH_BUILD" = 1 ]; then
 	log bench "applying scripts/bench/series on core as tag bench"
-	"$TOP/scripts/apply-patches.sh" "$bench" core bench ||
+	"$TOP/scripts/kernel/apply-patches.sh" "$bench" core bench ||
 		die bench "the benchmark patch does not apply on core; see above" 1
 	log bench "building $BENCH_VARIANT (fragments: $(for f in $KFRAGMENTS; do printf '%s ' "${f##*/}"; done))"
-	KFRAGMENTS=$KFRAGMENTS "$TOP/scripts/build-kernel.sh" "$BENCH_VARIANT" bench ||
+	KFRAGMENTS=$KFRAGMENTS "$TOP/scripts/kernel/build-kernel.sh" "$BENCH_VARIANT" bench ||
 		die bench "building the benchmark kernel failed; log: $OUT/build/$BENCH_VARIANT/log" 1
 fi
 kernel="$OUT/build/$BENCH_VARIANT/bzImage"
 [ -f "$kernel" ] || die bench "no kernel at $kernel; run with BENCH_BUILD=1" 2
-"$TOP/scripts/make-initramfs.sh" >/dev/null || die bench "building the initramfs failed" 1
+"$TOP/scripts/kernel/make-initramfs.sh" >/dev/null || die bench "building the initramfs failed" 1
 
 dcsv=$(tr ' ' ',' <<<"${dlist[*]}")
 append="softirq_mask_bench.run=overhead,latency softirq_mask_bench.rounds=$BENCH_ROUNDS"
@@ -80,7 +80,7 @@ append+=" $clock"
 log bench "booting $kernel: $append"
 boot_status=0
 APPEND="$append ${APPEND:-}" BOOT_NAME=bench-micro BOOT_TIMEOUT=$BENCH_TIMEOUT \
-	"$TOP/scripts/boot-kernel.sh" "$kernel" smoke || boot_status=$?
+	"$TOP/scripts/kernel/boot-kernel.sh" "$kernel" smoke || boot_status=$?
 console="$OUT/boot/bench-micro/console.log"
 [ -s "$console" ] || die bench "the benchmark boot left no console log at $console" 1
 
@@ -96,14 +96,14 @@ cond+=" QEMU $(qemu-system-x86_64 --version | sed -n '1s/.*version \([^ ]*\).*/\
 cond+=" guest clock: TSC ($clock),"
 cond+=" on a host with $(nproc) CPUs (load average $(cut -d' ' -f1-3 /proc/loadavg) at the end, QEMU included). Under TCG absolute times are inflated: compare the columns, not the numbers with real hardware."
 sum_status=0
-"$TOP/scripts/summarize-bench.py" micro "$console" "$RESULTS" --expect-d "${dlist[*]}" \
+"$TOP/scripts/bench/summarize-bench.py" micro "$console" "$RESULTS" --expect-d "${dlist[*]}" \
 	--expect-rounds "$BENCH_ROUNDS" --conditions "$cond" >"$res/summary.txt" || sum_status=$?
 cat "$res/summary.txt"
 
 e2e_status=0
 if [ -n "$BENCH_E2E" ]; then
 	read -r -a e2e <<<"$BENCH_E2E"
-	RESULTS=$RESULTS "$TOP/scripts/run-bench-e2e.sh" "${e2e[@]}" || e2e_status=$?
+	RESULTS=$RESULTS "$TOP/scripts/bench/run-bench-e2e.sh" "${e2e[@]}" || e2e_status=$?
 fi
 
 if [ "$sum_status" -ne 0 ] || [ "$boot_status" -ne 0 ]; then

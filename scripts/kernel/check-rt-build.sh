@@ -14,7 +14,7 @@
 # ARCH_SUPPORTS_RT" in arch/x86/Kconfig: enough to compile the objects.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 rev=${1:-core}
 [ $# -gt 0 ] && shift
@@ -48,7 +48,7 @@ log rt-build "configuring PREEMPT_RT in $ort"
 		"$TOP/scripts/kconfig/guest.config" "$TOP/scripts/kconfig/preempt-rt.config"
 	"${kmake[@]}" olddefconfig
 } >>"$logf" 2>&1 || die rt-build "configuration failed; see $logf" 1
-"$TOP/scripts/check-config.py" "$ort/.config" "$TOP/scripts/kconfig/preempt-rt.config" ||
+"$TOP/scripts/kernel/check-config.py" "$ort/.config" "$TOP/scripts/kconfig/preempt-rt.config" ||
 	die rt-build "PREEMPT_RT could not be enabled; see $logf" 1
 log rt-build "compiling ${objs[*]} with PREEMPT_RT (-j$JOBS)"
 if ! "${kmake[@]}" -j"$JOBS" "${objs[@]}" >>"$logf" 2>&1; then
