@@ -13,6 +13,9 @@ TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # Only WORK is exported: every script derives the rest from it, so a
 # caller that sets WORK for a child is not overridden by its own TREE.
 export WORK
+# semantic-patches/bh_lock_mask.cocci imports its Python helpers
+# (semantic-patches/bh_lock_mask.py) from spatch's embedded Python.
+export PYTHONPATH="$TOP/semantic-patches${PYTHONPATH:+:$PYTHONPATH}"
 
 _t0=$(date +%s)
 

@@ -44,307 +44,22 @@ virtual context
 virtual org
 virtual report
 
+// The decisions are Python functions in bh_lock_mask.py, next to this
+// file; spatch finds the module through PYTHONPATH (scripts/lib.sh sets it):
+//   PYTHONPATH=semantic-patches spatch --sp-file semantic-patches/bh_lock_mask.cocci ...
+
 @initialize:python@
 @@
-import json as jsonlib
-import os
-import re
-
-VECTORS = ["HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL",
-           "TASKLET", "SCHED", "HRTIMER", "RCU"]
-# Per-CPU accessors, and the SNMP-style statistics macros that expand to
-# them (spatch does not expand macros, so they are named here).
-PCPU_RE = re.compile(r"^(__this_cpu_|this_cpu_|raw_cpu_|per_cpu|"
-                     r"get_cpu_var$|put_cpu_var$|get_cpu_ptr$|get_cpu$|"
-                     r"smp_processor_id$|raw_smp_processor_id$|"
-                     r"_*[A-Z][A-Z0-9_]*_(INC|DEC|ADD|SUB|UPD)_STATS|_*SNMP_)")
-PATH_RE = re.compile(r"^[A-Za-z_]\w*(\[\])?(\.[A-Za-z_]\w*(\[\])?)*$")
-
-mask_table = {}      # class -> sorted vector list, None for ALL
-pcpu_funcs = set()   # functions known to touch per-CPU data
-json_prefix = ""     # where site records go ("" = nowhere)
-texts = {}           # file -> source text
-sites = {}           # (line, col) -> site dict
-first_unlocks = {}   # (line, col) -> first unlock positions
-held = set()         # (line, col): held on some path to the end
-nested = set()       # (line, col): taken again before the release
-free_unlock = set()  # (function, expr): release without acquire
-pcpu_hit = {}        # (line, col) -> "name at line"
-ptr_bases = {}       # (line, col) -> [(base, type)]
-glob_bases = {}      # (line, col) -> set of global names
-local_bases = {}     # (line, col) -> set of local names
-aliases = {}         # (function, name) -> [(line, col, expr)]
-alias_types = {}     # (line, col) of an alias assignment -> bases
-names = {}           # function -> {expr: variable}
-decls = {}           # function -> set of variables
-converted = set()    # (line, col)
-cur_file = [""]      # the file being processed (its original name)
-
-
-def norm(expr):
-    return re.sub(r"\s+", "", str(expr))
-
-
-def key(pos):
-    # Positions only: after a transformation pos.file names a temporary
-    # copy, so per-file state is reset by start_file() instead.
-    return (pos.line, pos.column)
-
-
-def start_file():
-    for table in (sites, first_unlocks, pcpu_hit, ptr_bases, glob_bases,
-                  local_bases, aliases, alias_types, names, decls):
-        table.clear()
-    free_unlock.clear()
-    held.clear()
-    nested.clear()
-    converted.clear()
-    texts.clear()
-
-
-def load_masks(path):
-    with open(path, encoding="utf-8") as fh:
-        for num, raw in enumerate(fh, 1):
-            line = raw.split("#", 1)[0].strip()
-            if not line:
-                continue
-            if line.startswith("struct "):
-                line = "struct " + line[7:].lstrip()
-                parts = line.split()
-                parts = [parts[0] + " " + parts[1]] + parts[2:]
-            else:
-                parts = line.split()
-            if len(parts) != 2:
-                raise ValueError("%s:%d: expected '<lock-class> <VEC>[|<VEC>...]'"
-                                 % (path, num))
-            vecs = parts[1].split("|")
-            if vecs == ["ALL"]:
-                mask_table[parts[0]] = None
-                continue
-            bad = [v for v in vecs if v not in VECTORS]
-            if bad:
-                raise ValueError("%s:%d: unknown vector '%s'" % (path, num, bad[0]))
-            mask_table[parts[0]] = sorted(set(vecs), key=VECTORS.index)
-
-
-def text_of(fname):
-    if fname not in texts:
-        try:
-            with open(fname, encoding="utf-8", errors="replace") as fh:
-                texts[fname] = fh.read()
-        except OSError:
-            texts[fname] = ""
-    return texts[fname]
-
-
-def is_static(fname, name):
-    pat = (r"(?m)^static\s+(DEFINE_\w+\(\s*%s\s*\)|[\w\s\*]*?\b%s\s*(;|=|\[))"
-           % (re.escape(name), re.escape(name)))
-    return re.search(pat, text_of(fname)) is not None
-
-
-def wrapper_macros(fname):
-    found = set()
-    pat = (r"(?m)^#\s*define\s+(\w+)\((?:[^\n]*\\\n)*[^\n]*?"
-           r"\b((spin|read|write)_(un)?lock_bh|local_bh_(disable|enable))\b")
-    for m in re.finditer(pat, text_of(fname)):
-        found.add(m.group(1))
-    return found
-
-
-def in_define(fname, line):
-    lines = text_of(fname).split("\n")
-    num = line - 1
-    # chr(): the SmPL lexer mangles a backslash before a quote here.
-    while num > 0 and lines[num - 1].rstrip().endswith(chr(92)):
-        num -= 1
-    return 0 <= num < len(lines) and lines[num].lstrip().startswith(chr(35))
-
-
-def lookup(cls, fname):
-    # Exact class first, then a file-qualified key whose path is a suffix.
-    if cls in mask_table:
-        return True, mask_table[cls]
-    for k, v in mask_table.items():
-        head, sep, tail = k.rpartition(":")
-        if not sep or not cls.endswith(":" + tail):
-            continue
-        kfile = head[3:] if head.startswith("bh:") else head
-        cfile = cls[: -len(tail) - 1]
-        cfile = cfile[3:] if cfile.startswith("bh:") else cfile
-        if head.startswith("bh:") != cls.startswith("bh:"):
-            continue
-        if cfile == kfile or cfile.endswith("/" + kfile):
-            return True, v
-    return False, None
-
-
-def classify(fname, func, expr, pk, bases, globs, locs, depth=0):
-    """Return (class, None) or (None, reason) for a lock expression."""
-    if expr.startswith("&"):
-        inner = re.sub(r"\[[^\[\]]*\]", "[]", expr[1:])
-        best = None
-        for base, typ in bases:
-            b = re.sub(r"\[[^\[\]]*\]", "[]", base)
-            # p->path, or p[i].path for an array of structs
-            for sep in ("->", "[]."):
-                rest = inner[len(b) + len(sep):]
-                if inner.startswith(b + sep) and PATH_RE.match(rest):
-                    if best is None or len(b) > len(best[0]):
-                        best = (b, typ, rest)
-        if best is not None and "{" not in best[1]:
-            return "%s.%s" % (best[1], best[2]), None
-        head = re.match(r"^([A-Za-z_]\w*)", inner)
-        if head and head.group(1) in globs and PATH_RE.match(inner):
-            name = head.group(1)
-            if is_static(fname, name):
-                return "%s:%s" % (fname, inner), None
-            return inner, None
-        return None, "lock class unknown (type of '%s' not resolved)" % expr
-    if re.match(r"^[A-Za-z_]\w*$", expr) and expr in locs and depth == 0:
-        assigns = aliases.get((func, expr), [])
-        if len(assigns) != 1:
-            return None, ("lock passed as a parameter or pointer '%s' "
-                          "assigned %d times" % (expr, len(assigns)))
-        line, col, rhs = assigns[0]
-        akey = (line, col)
-        return classify(fname, func, rhs, akey, alias_types.get(akey, []),
-                        globs | glob_bases.get(akey, set()), locs, depth + 1)
-    return None, "lock reached through a pointer ('%s')" % expr
-
-
-def var_name(func, expr):
-    fname = cur_file[0]
-    table = names.setdefault(func, {})
-    if expr in table:
-        return table[expr]
-    if expr == "":
-        stem = "bh_prev"
-    else:
-        stem = "_".join(re.findall(r"[A-Za-z_]\w*", expr)) + "_bh"
-    text = text_of(fname)
-    cand, n = stem, 1
-    while (re.search(r"\b%s\b" % re.escape(cand), text)
-           or cand in table.values()):
-        n += 1
-        cand = "%s%d" % (stem, n)
-    table[expr] = cand
-    return cand
-
-
-def add_alias(pos, name, rhs):
-    # A declaration with an initializer also matches "a = A": keep one.
-    entry = (pos.line, pos.column, norm(rhs))
-    known = aliases.setdefault((pos.current_element, name), [])
-    if entry not in known:
-        known.append(entry)
-
-
-def site_message(pk):
-    site = sites.get(pk)
-    if site is None:
-        return "BH section not analysed"
-    if site["status"] == "candidate":
-        return "%s section of %s can mask only %s" % (
-            site["kind"], site["class"], "|".join(site["mask"]))
-    return "%s section left on the all-vector API: %s" % (
-        site["kind"], site["reason"])
-
-
-def is_candidate(pos):
-    site = sites.get(key(pos[0]))
-    return site is not None and site["status"] == "candidate"
-
-
-def is_pcpu(name):
-    return name in pcpu_funcs or PCPU_RE.match(name) is not None
-
-
-def is_lock_ptr(name):
-    return any(name in v for v in local_bases.values())
-
-
-def has_decls(name):
-    return name in decls
-
-
-def mask_expr(vecs):
-    return " | ".join("BIT(%s_SOFTIRQ)" % v for v in vecs)
-
-
-def record(site):
-    if not json_prefix:
-        return
-    with open("%s.%d.jsonl" % (json_prefix, os.getpid()), "a",
-              encoding="utf-8") as fh:
-        fh.write(jsonlib.dumps(site, sort_keys=True) + "\n")
-
-
-def decide(pos, kind, expr):
-    """Decide one acquisition site; returns the site dict."""
-    fname, func = pos.file, pos.current_element
-    cur_file[0] = fname
-    pk = key(pos)
-    site = {"file": fname, "line": int(pos.line), "col": int(pos.column),
-            "func": func, "kind": kind, "expr": expr, "class": None,
-            "mask": None, "status": "skipped", "reason": ""}
-    sites[pk] = site
-    if func in wrapper_macros(fname) or in_define(fname, int(pos.line)):
-        site["reason"] = "wrapper macro (the lock is hidden behind a #define)"
-        return site
-    if kind == "bh":
-        cls, why = "bh:%s:%s" % (fname, func), None
-    else:
-        cls, why = classify(fname, func, expr, pk, ptr_bases.get(pk, []),
-                            glob_bases.get(pk, set()),
-                            local_bases.get(pk, set()))
-    site["class"] = cls
-    if cls is None:
-        site["reason"] = why
-        return site
-    if (func, expr) in free_unlock:
-        site["reason"] = "conditional locking or release without acquire"
-        return site
-    if pk in held or pk not in first_unlocks:
-        site["reason"] = ("not released on every path (held on return, "
-                          "released in a callee, or nested)")
-        return site
-    if pk in pcpu_hit:
-        site["reason"] = "per-CPU access in section (%s)" % pcpu_hit[pk]
-        return site
-    if pk in nested:
-        site["reason"] = "taken again before its release (nested)"
-        return site
-    mine = first_unlocks[pk]
-    for other, theirs in first_unlocks.items():
-        if other != pk and other not in nested and mine & theirs:
-            site["reason"] = "unlock shared by several acquisitions"
-            return site
-    found, vecs = lookup(cls, fname)
-    if not found:
-        site["reason"] = "no mask for lock class"
-        return site
-    if vecs is None or len(vecs) == len(VECTORS):
-        site["reason"] = "mask is ALL"
-        return site
-    site["mask"] = vecs
-    site["status"] = "candidate"
-    return site
-
-
-def decide_and_record(pos, kind, expr):
-    site = decide(pos, kind, expr)
-    if site["status"] == "candidate":
-        site["var"] = var_name(pos.current_element, expr)
-    record(site)
-    return site
-
-
-def mark_converted(pos, var):
-    converted.add(key(pos))
-    decls.setdefault(pos.current_element, set()).add(var)
-    record({"file": cur_file[0], "line": int(pos.line),
-            "col": int(pos.column), "event": "converted"})
+try:
+    from bh_lock_mask import (
+        add_alias, alias_types, decide_and_record, decls, first_unlocks,
+        free_unlock, glob_bases, has_decls, held, is_candidate, is_lock_ptr,
+        is_pcpu, key, load_masks, load_pcpu, local_bases, mark_converted,
+        mask_expr, nested, norm, pcpu_hit, ptr_bases, record_trylock,
+        set_records, site_message, sites, start_file)
+except ImportError as err:
+    raise ImportError("bh_lock_mask.cocci needs semantic-patches/ on "
+                      "PYTHONPATH (for bh_lock_mask.py): %s" % err)
 
 @initialize:python@
 tbl << virtual.masks;
@@ -354,14 +69,12 @@ load_masks(tbl)
 @initialize:python@
 pc << virtual.pcpu;
 @@
-with open(pc, encoding="utf-8") as fh:
-    pcpu_funcs.update(ln.strip() for ln in fh if ln.strip()
-                      and not ln.startswith("#"))
+load_pcpu(pc)
 
 @initialize:python@
 js << virtual.records;
 @@
-json_prefix = js
+set_records(js)
 
 // ---------------------------------------------------------------------
 // Gate: the cheap rule every other rule depends on (keeps the prefilter).
@@ -720,10 +433,7 @@ spin_trylock_bh@p(E)
 p << rtry.p;
 E << rtry.E;
 @@
-record({"file": p[0].file, "line": int(p[0].line), "col": int(p[0].column),
-        "func": p[0].current_element, "kind": "trylock", "expr": norm(E),
-        "class": None, "mask": None, "status": "skipped",
-        "reason": "trylock (no mask variant)"})
+record_trylock(p[0], E)
 
 // ---------------------------------------------------------------------
 // Decide each site, naming its variable and mask.

@@ -2,7 +2,9 @@
 # test-static.sh: static checks of the project's own code: shellcheck on
 # every shell script, mypy and byte-compilation of the Python, spatch
 # --parse-cocci on every semantic patch, and a -Werror compile of the guest
-# C programs.  A missing tool prints SKIPPED and counts as neither.
+# C programs.  A missing tool is a failure, not a skip: make deps installs
+# every one of them (scripts/deps.txt), so a skip would hide a missing
+# install step.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=tests/lib-test.sh
@@ -10,7 +12,7 @@ cd "$(dirname "$0")/.."
 
 mapfile -t shells < <(find scripts tests .ci -type f 2>/dev/null | sort |
 	while read -r f; do head -c 64 "$f" | grep -qE '^#!.*(ba)?sh' && echo "$f"; done)
-mapfile -t pys < <(find scripts tests -name '*.py' -type f | sort)
+mapfile -t pys < <(find scripts tests semantic-patches -name '*.py' -type f | sort)
 mapfile -t coccis < <(find semantic-patches -maxdepth 1 -name '*.cocci' | sort)
 
 if command -v shellcheck >/dev/null; then
@@ -21,7 +23,7 @@ if command -v shellcheck >/dev/null; then
 		fi
 	done
 else
-	echo "SKIPPED shellcheck: not installed"
+	not_ok "shellcheck" "not installed; run 'make deps' (scripts/deps.txt)"
 fi
 
 for f in "${pys[@]}"; do
@@ -35,7 +37,7 @@ if command -v mypy >/dev/null; then
 		printf '%s\n' "$out" | head -n 20 | sed 's/^/    /'
 	fi
 else
-	echo "SKIPPED mypy: not installed"
+	not_ok "mypy" "not installed; run 'make deps' (scripts/deps.txt)"
 fi
 
 if command -v spatch >/dev/null; then
@@ -45,7 +47,7 @@ if command -v spatch >/dev/null; then
 		fi
 	done
 else
-	echo "SKIPPED spatch --parse-cocci: coccinelle not installed"
+	not_ok "spatch --parse-cocci" "coccinelle not installed; run 'make deps' (scripts/deps.txt)"
 fi
 
 for f in scripts/guest/*.c; do
