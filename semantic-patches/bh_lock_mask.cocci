@@ -90,6 +90,8 @@ read_lock_bh(...)
 write_lock_bh(...)
 |
 local_bh_disable()
+|
+spin_trylock_bh(...)
 )
 
 @script:python depends on gate@

@@ -2,12 +2,21 @@
 # test-cocci.sh: run every semantic-patches/tests/NAME.c through the
 # conversion and compare the result with NAME.res byte for byte
 # (spatch --test exits 0 even on a wrong result, so we compare ourselves).
+# Then, per case: NAME.c and NAME.res compile (gcc -fsyntax-only -Wall
+# -Wextra -Werror against semantic-patches/tests/kernel-stub.h, which declares the mask API
+# with its real signatures), and the reasons hold (below).
 #
 # Usage:  tests/test-cocci.sh [NAME...]
-# Reads:  semantic-patches/tests/{NAME.c,NAME.res,masks.txt,pcpu.txt} and
-#         NAME.reason when present (lines report mode must print for NAME.c)
-# Writes: one "PASS name" / "FAIL name: why" line per case (a diff on failure),
-#         then "N passed, N failed".
+# Reads:  semantic-patches/tests/{NAME.c,NAME.res,masks.txt,pcpu.txt,
+#         kernel-stub.h} and NAME.reason: '#' lines are comments, except
+#         "# negative: WHY", which marks a case where nothing may change;
+#         every other line must appear in report mode's output or in a
+#         site record's reason for NAME.c.  A case whose .res equals its .c
+#         must be marked negative (so it cannot pass because the converter
+#         did nothing), a negative case's .res must equal its .c, and a
+#         negative case without reason lines must give no site at all.
+# Writes: "PASS name[:check]" / "FAIL name[:check]: why" lines (a diff on
+#         failure), then "N passed, N failed".
 # Exit:   0 all passed, 1 a case failed, 2 missing tool or input.
 set -euo pipefail
 
@@ -17,7 +26,7 @@ set -euo pipefail
 . "$TOP/tests/lib-test.sh"
 stage=cocci-test
 
-need_tool "$stage" spatch python3
+need_tool "$stage" spatch python3 gcc
 dir=$TOP/semantic-patches/tests
 [ -f "$dir/masks.txt" ] || die "$stage" "missing $dir/masks.txt" 2
 
@@ -34,21 +43,39 @@ fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# check_reasons NAME: report mode must print every line of NAME.reason
-# (the reasons a site is left alone) for NAME.c.
+# check_reasons NAME: every reason line of NAME.reason is in report mode's
+# output or a site record's reason for NAME.c; a negative case without
+# reason lines must give no report line and no site record.
 check_reasons() {
-	local want missing=0
+	local want missing=0 nlines=0
+	rm -f "$tmp/$1.rec".*
 	(cd "$dir" && spatch --sp-file "$TOP/semantic-patches/bh_lock_mask.cocci" \
-		-D report -D masks=masks.txt -D pcpu=pcpu.txt --no-includes \
-		--very-quiet "$1.c") >"$tmp/$1.report" 2>&1 || true
+		-D report -D masks=masks.txt -D pcpu=pcpu.txt -D "records=$tmp/$1.rec" \
+		--no-includes --very-quiet "$1.c") >"$tmp/$1.report" 2>&1 || true
+	cat "$tmp/$1.rec".* 2>/dev/null | python3 -c '
+import json, sys
+for line in sys.stdin:
+    print("record:", json.loads(line).get("reason", ""))' >>"$tmp/$1.report"
 	while IFS= read -r want; do
+		case $want in '' | '#'*) continue ;; esac
+		nlines=$((nlines + 1))
 		if ! grep -qF -- "$want" "$tmp/$1.report"; then
-			echo "  report lacks: $want"
+			echo "  report and records lack: $want"
 			missing=1
 		fi
 	done <"$dir/$1.reason"
-	[ "$missing" -eq 0 ] || cat "$tmp/$1.report"
+	if [ "$nlines" -eq 0 ] && [ -s "$tmp/$1.report" ]; then
+		echo "  no reason lines, so no site was expected, but the converter reports:"
+		missing=1
+	fi
+	[ "$missing" -eq 0 ] || sed 's/^/    | /' "$tmp/$1.report"
 	return "$missing"
+}
+
+# compiles FILE: gcc -fsyntax-only against the stub header.
+compiles() {
+	gcc -x c -std=gnu11 -fsyntax-only -Wall -Wextra -Werror \
+		-include "$dir/kernel-stub.h" "$1" >"$tmp/cc.log" 2>&1
 }
 
 log "$stage" "${#cases[@]} cases"
@@ -63,15 +90,33 @@ for name in "${cases[@]}"; do
 		"$TOP/scripts/convert/convert-file.sh" "$name.c" masks.txt) \
 		>"$tmp/$name.out" 2>"$tmp/$name.err" &&
 		cmp -s "$tmp/$name.out" "$dir/$name.res"; then
-		if [ -f "$dir/$name.reason" ] && ! check_reasons "$name"; then
-			not_ok "$name" "report mode lacks the lines above"
-			continue
-		fi
 		ok "$name"
 	else
 		not_ok "$name" "output differs from $name.res (diff below)"
 		cat "$tmp/$name.err"
 		diff -u "$dir/$name.res" "$tmp/$name.out" || true
+	fi
+
+	for f in "$name.c" "$name.res"; do
+		if compiles "$dir/$f"; then ok "$name:$f compiles"; else
+			not_ok "$name:$f compiles" "gcc -fsyntax-only against kernel-stub.h:"
+			sed 's/^/    /' "$tmp/cc.log" | head -n 10
+		fi
+	done
+
+	negative=0
+	[ -f "$dir/$name.reason" ] && grep -q '^# negative: ..' "$dir/$name.reason" && negative=1
+	if cmp -s "$dir/$name.c" "$dir/$name.res"; then
+		if [ "$negative" -eq 1 ]; then ok "$name:negative case says why"; else
+			not_ok "$name:negative case says why" "$name.res equals $name.c but $name.reason has no '# negative: WHY' line"
+		fi
+	elif [ "$negative" -eq 1 ]; then
+		not_ok "$name:negative case converts nothing" "$name.reason says negative but $name.res differs from $name.c"
+	fi
+	if [ -f "$dir/$name.reason" ]; then
+		if check_reasons "$name"; then ok "$name:reasons reported"; else
+			not_ok "$name:reasons reported" "see the lines above"
+		fi
 	fi
 done
 tally_result "$stage" || exit 1
