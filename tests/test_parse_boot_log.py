@@ -19,10 +19,12 @@ _spec.loader.exec_module(pbl)
 
 
 def parse(name: str, allow: tuple[str, ...] = (), kunit: tuple[str, ...] = (),
-          expect: str | None = None) -> Any:
-    text = (FIX / name).read_text()
+          expect: str | None = None, selftests: int | None = None,
+          text: str | None = None) -> Any:
+    if text is None:
+        text = (FIX / name).read_text()
     return pbl.parse(text, [re.compile(a) for a in allow], list(kunit),
-                     re.compile(expect) if expect else None)
+                     re.compile(expect) if expect else None, selftests)
 
 
 class VerdictTest(unittest.TestCase):
@@ -78,6 +80,59 @@ class VerdictTest(unittest.TestCase):
         self.assertEqual(rep.verdict, "FAIL")
         self.assertTrue(any("did not run" in r for r in rep.reasons))
 
+    def test_skipped_cases_are_visible_not_passed(self) -> None:
+        rep = parse("boot-kunit-skip-case.log")
+        self.assertEqual(rep.verdict, "PASS", rep.reasons)
+        skipped = {c.name: c.why for c in rep.kunit_cases if c.status == "skip"}
+        self.assertEqual(skipped, {"stress_all_cpus_no_lost_or_double_runs": "needs 2 CPUs",
+                                   "rt_fallback": "not PREEMPT_RT"})
+        out = pbl.summary(rep, "x.log")
+        self.assertIn("3 cases in 1 suites, 0 failed, 2 skipped", out)
+        self.assertIn("skip   softirq_mask.rt_fallback # SKIP not PREEMPT_RT", out)
+
+    def test_required_suite_skipped_fails(self) -> None:
+        rep = parse("boot-kunit-skip-all.log", kunit=("softirq_mask",))
+        self.assertEqual(rep.verdict, "FAIL")
+        self.assertIn("required KUnit suite 'softirq_mask' was skipped", rep.reasons)
+
+    def test_required_suite_with_every_case_skipped_fails(self) -> None:
+        text = (FIX / "boot-kunit-skip-all.log").read_text().replace(
+            "ok 1 softirq_mask # SKIP", "ok 1 softirq_mask")
+        rep = parse("", kunit=("softirq_mask",), text=text)
+        self.assertEqual(rep.verdict, "FAIL")
+        self.assertIn("required KUnit suite 'softirq_mask': all 3 cases skipped", rep.reasons)
+
+    def test_required_suite_with_some_cases_run_passes(self) -> None:
+        rep = parse("boot-kunit-skip-case.log", kunit=("softirq_mask",))
+        self.assertEqual(rep.verdict, "PASS", rep.reasons)
+
+    def test_required_case(self) -> None:
+        ran = parse("boot-kunit-skip-case.log",
+                    kunit=("softirq_mask.masked_vector_runs_once_at_section_end",))
+        self.assertEqual(ran.verdict, "PASS", ran.reasons)
+        skipped = parse("boot-kunit-skip-case.log",
+                        kunit=("softirq_mask.stress_all_cpus_no_lost_or_double_runs",))
+        self.assertEqual(skipped.verdict, "FAIL")
+        self.assertIn("required KUnit case softirq_mask.stress_all_cpus_no_lost_or_double_runs"
+                      " was skipped (needs 2 CPUs)", skipped.reasons)
+        missing = parse("boot-kunit-skip-case.log", kunit=("softirq_mask.no_such_case",))
+        self.assertEqual(missing.verdict, "FAIL")
+        self.assertIn("required KUnit case softirq_mask.no_such_case did not run", missing.reasons)
+
+    def test_selftest_count_pinned(self) -> None:
+        self.assertEqual(parse("boot-pass.log", selftests=358).verdict, "PASS")
+        other = parse("boot-pass.log", selftests=371)
+        self.assertEqual(other.verdict, "FAIL")
+        self.assertIn("lockdep self-tests: 358 testcases passed, expected exactly 371",
+                      other.reasons)
+        text = "\n".join(line for line in (FIX / "boot-pass.log").read_text().splitlines()
+                         if "testcases passed" not in line)
+        gone = parse("", selftests=358, text=text)
+        self.assertEqual(gone.verdict, "FAIL")
+        self.assertIn("lockdep self-tests did not run (expected 358 testcases)", gone.reasons)
+        # without a pinned count, any "Good" line passes (the old behaviour)
+        self.assertEqual(parse("", text=text).verdict, "PASS")
+
     def test_warning_and_allow(self) -> None:
         text = (FIX / "boot-pass.log").read_text().replace(
             "PLAN-START", "WARNING: CPU: 1 PID: 7 at kernel/softirq.c:42 f+0x1/0x2\nPLAN-START", 1)
@@ -96,6 +151,11 @@ class VerdictTest(unittest.TestCase):
         self.assertEqual(pbl.main(["x", str(FIX / "boot-panic.log")]), 1)
         self.assertEqual(pbl.main(["x", str(FIX / "no-such.log")]), 2)
         self.assertEqual(pbl.main(["x", str(FIX / "boot-pass.log"), "--allow", "("]), 2)
+        self.assertEqual(pbl.main(["x", str(FIX / "boot-pass.log"), "--expect-selftests", "358"]), 0)
+        self.assertEqual(pbl.main(["x", str(FIX / "boot-pass.log"), "--expect-selftests", "357"]), 1)
+        with self.assertRaises(SystemExit) as exc:
+            pbl.main(["x", str(FIX / "boot-pass.log"), "--expect-selftests", "many"])
+        self.assertEqual(exc.exception.code, 2)
 
 
 if __name__ == "__main__":

@@ -8,11 +8,16 @@
 #   PLAN     guest plan name (scripts/guest/plans/PLAN.plan), default "default"
 # Reads:  $OUT/initramfs/initramfs.cpio.gz (rebuilt first when older than
 #         scripts/guest/), scripts/qemu/x86_64.args
-# Writes: $OUT/boot/NAME/{console.log,summary.txt,verdict.json}
-#         (NAME = VARIANT-PLAN, or $BOOT_NAME)
+# Writes: $OUT/boot/NAME/{console.log,summary.txt,verdict.json,qemu.out}
+#         (NAME = VARIANT-PLAN, or $BOOT_NAME); the folder is emptied first,
+#         also when the script then stops on bad input, so no check ever
+#         reads a previous run's console.
 # Env:    APPEND (extra kernel command line), BOOT_TIMEOUT (seconds, 600),
 #         BOOT_ALLOW (regexes, one per line, of console lines to excuse),
-#         BOOT_EXPECT_KUNIT (suite names that must run, space separated),
+#         BOOT_EXPECT_KUNIT (SUITE or SUITE.CASE, space separated: suites
+#         that must run a case that is not skipped, cases that must pass),
+#         BOOT_EXPECT_SELFTESTS (N: lockdep's "Good, all N testcases
+#         passed!" must appear with exactly N),
 #         BOOT_EXPECT_REPORT (regex of a lockdep report that must appear)
 # Exit:   0 PASS, 1 any other verdict, 2 usage or missing input.
 set -euo pipefail
@@ -24,9 +29,14 @@ if [ $# -lt 1 ] || [ $# -gt 2 ]; then
 fi
 variant=$1
 plan=${2:-default}
+case $plan in *[!A-Za-z0-9_.-]* | '') die boot "bad plan name '$plan'" 2 ;; esac
+name=${BOOT_NAME:-$(basename "$variant")-$plan}
+case $name in '' | . | .. | *[!A-Za-z0-9_.-]*) die boot "bad boot name '$name' (BOOT_NAME or VARIANT-PLAN)" 2 ;; esac
+res="$OUT/boot/$name"
+rm -rf "$res"
 BOOT_TIMEOUT=${BOOT_TIMEOUT:-600}
 case $BOOT_TIMEOUT in '' | *[!0-9]*) die boot "BOOT_TIMEOUT must be seconds, not '$BOOT_TIMEOUT'" 2 ;; esac
-case $plan in *[!A-Za-z0-9_.-]* | '') die boot "bad plan name '$plan'" 2 ;; esac
+case ${BOOT_EXPECT_SELFTESTS:-0} in *[!0-9]*) die boot "BOOT_EXPECT_SELFTESTS must be a number of testcases, not '$BOOT_EXPECT_SELFTESTS'" 2 ;; esac
 need_tool boot qemu-system-x86_64 timeout python3
 [ -f "$TOP/scripts/guest/plans/$plan.plan" ] ||
 	die boot "unknown plan '$plan'; plans: $(find "$TOP/scripts/guest/plans" -name '*.plan' -printf '%f ' | sed 's/\.plan//g')" 2
@@ -46,8 +56,6 @@ if [ ! -f "$initrd" ] || [ -n "$(find "$TOP/scripts/guest" -newer "$initrd" -pri
 	"$TOP/scripts/kernel/make-initramfs.sh" >&2 || die boot "building the initramfs failed; see the lines above" 1
 fi
 
-name=${BOOT_NAME:-$variant-$plan}
-res="$OUT/boot/$name"
 mkdir -p "$res"
 console="$res/console.log"
 : >"$console"
@@ -83,6 +91,7 @@ while read -r re; do
 done <<<"${BOOT_ALLOW:-}"
 for s in ${BOOT_EXPECT_KUNIT:-}; do parse+=(--expect-kunit "$s"); done
 [ -n "${BOOT_EXPECT_REPORT:-}" ] && parse+=(--expect-report "$BOOT_EXPECT_REPORT")
+[ -n "${BOOT_EXPECT_SELFTESTS:-}" ] && parse+=(--expect-selftests "$BOOT_EXPECT_SELFTESTS")
 
 verdict=0
 "${parse[@]}" >"$res/summary.txt" || verdict=$?

@@ -2,7 +2,8 @@
 """Turn a guest console log into a boot verdict.
 
 Usage: parse-boot-log.py LOG [--qemu-status N] [--timed-out]
-                             [--allow REGEX]... [--expect-kunit SUITE]...
+                             [--allow REGEX]... [--expect-kunit SUITE[.CASE]]...
+                             [--expect-selftests N]
                              [--expect-report REGEX] [--json FILE]
 
 Reads a serial console log written by scripts/kernel/boot-kernel.sh (or any saved
@@ -15,9 +16,17 @@ figures.  Verdicts, from worst to best:
   LOCKDEP    a lockdep or RCU-lockdep report
   WARNING    a WARNING: splat that --allow does not excuse
   FAIL       a plan step, a KUnit case, the traffic check or the lockdep
-             self-tests failed, or an expected KUnit suite did not run
+             self-tests failed, an expected KUnit suite or case did not
+             run or was skipped, or the self-test count is not the one
+             --expect-selftests asks for
   NO_RESULT  the plan's end marker never appeared
   PASS       none of the above
+
+Skipped KUnit cases are listed and counted, never taken for passed ones.
+--expect-kunit SUITE requires the suite to run at least one case that is
+not skipped (a suite whose cases all skip fails); --expect-kunit
+SUITE.CASE requires that case to pass ("ok", not skipped).
+--expect-selftests N requires lockdep's "Good, all N testcases passed!".
 
 --expect-report REGEX inverts the lockdep rule for negative tests: the
 verdict is PASS only if a lockdep report matching REGEX appears (and
@@ -66,7 +75,8 @@ LOCKDEP_SELFTEST = re.compile(
     r"|All +\d+ testcases failed)")
 KTAP_RESULT = re.compile(
     r"^(?P<indent>\s*)(?P<status>not ok|ok) (?P<num>\d+) (?P<name>[^#]*?)"
-    r"\s*(?:#\s*(?P<directive>SKIP|TODO)\b.*)?$")
+    r"\s*(?:#\s*(?P<directive>SKIP|TODO)\b\s*(?P<why>.*))?$")
+SELFTEST_COUNT = re.compile(r"Good, all +(?P<n>\d+) testcases passed!")
 SUBTEST = re.compile(r"^(?P<indent>\s*)# Subtest: (?P<name>\S+)")
 STEP = re.compile(r"^PLAN-STEP (?P<name>\S+) (?P<status>PASS|FAIL) rc=(?P<rc>\d+)")
 PLAN_END = re.compile(r"^PLAN-END plan=(?P<plan>\S+) passed=(?P<p>\d+) failed=(?P<f>\d+)")
@@ -81,6 +91,7 @@ class KunitCase:
     suite: str
     name: str
     status: str  # ok, not ok, skip
+    why: str = ""  # the SKIP directive's text
 
 
 @dataclass
@@ -122,13 +133,39 @@ def parse_kunit(lines: list[str], rep: BootReport) -> None:
         if not m:
             continue
         status = "skip" if m.group("directive") == "SKIP" else m.group("status")
+        why = (m.group("why") or "").strip() if status == "skip" else ""
         indent = len(m.group("indent"))
         name = m.group("name").strip()
         if indent == 0:
-            rep.kunit_suites.append(KunitCase(name, name, status))
+            rep.kunit_suites.append(KunitCase(name, name, status, why))
         else:
             suite = suites_by_indent.get(indent, "?")
-            rep.kunit_cases.append(KunitCase(suite, name, status))
+            rep.kunit_cases.append(KunitCase(suite, name, status, why))
+
+
+def check_expected_kunit(rep: BootReport, expect: list[str]) -> None:
+    """Fail on an expected suite that did not run, was skipped or skipped
+    every case, and on an expected SUITE.CASE that did not pass."""
+    for want in expect:
+        suite, _, case = want.partition(".")
+        if not any(s.name == suite for s in rep.kunit_suites):
+            rep.fail("FAIL", f"KUnit suite '{suite}' did not run (0 tests run)")
+            continue
+        cases = [c for c in rep.kunit_cases if c.suite == suite]
+        if case:
+            got = [c for c in cases if c.name == case]
+            if not got:
+                rep.fail("FAIL", f"required KUnit case {want} did not run")
+            elif got[0].status == "skip":
+                rep.fail("FAIL", f"required KUnit case {want} was skipped"
+                         f" ({got[0].why or 'no reason given'})")
+            continue
+        if any(s.name == suite and s.status == "skip" for s in rep.kunit_suites):
+            rep.fail("FAIL", f"required KUnit suite '{suite}' was skipped")
+        elif not cases:
+            rep.fail("FAIL", f"required KUnit suite '{suite}' ran no cases")
+        elif all(c.status == "skip" for c in cases):
+            rep.fail("FAIL", f"required KUnit suite '{suite}': all {len(cases)} cases skipped")
 
 
 def context(lines: list[str], i: int, after: int = 12) -> list[str]:
@@ -137,7 +174,8 @@ def context(lines: list[str], i: int, after: int = 12) -> list[str]:
 
 
 def parse(text: str, allow: list[re.Pattern[str]], expect_kunit: list[str],
-          expect_report: re.Pattern[str] | None) -> BootReport:
+          expect_report: re.Pattern[str] | None,
+          expect_selftests: int | None = None) -> BootReport:
     rep = BootReport()
     lines = [strip_prefix(line) for line in text.splitlines()]
     crash = [re.compile(p) for p in CRASH_PATTERNS]
@@ -181,13 +219,18 @@ def parse(text: str, allow: list[re.Pattern[str]], expect_kunit: list[str],
     for case in rep.kunit_cases + rep.kunit_suites:
         if case.status == "not ok":
             rep.fail("FAIL", f"KUnit: not ok {case.suite}.{case.name}")
-    for suite in expect_kunit:
-        if not any(s.name == suite for s in rep.kunit_suites):
-            rep.fail("FAIL", f"KUnit suite '{suite}' did not run (0 tests run)")
+    check_expected_kunit(rep, expect_kunit)
     if rep.traffic_result == "FAIL":
         rep.fail("FAIL", "traffic check failed")
     if rep.lockdep_selftest and not rep.lockdep_selftest.startswith("Good"):
         rep.fail("FAIL", f"lockdep self-tests: {rep.lockdep_selftest}")
+    if expect_selftests is not None:
+        m = SELFTEST_COUNT.search(rep.lockdep_selftest or "")
+        if rep.lockdep_selftest is None:
+            rep.fail("FAIL", f"lockdep self-tests did not run (expected {expect_selftests} testcases)")
+        elif m and int(m.group("n")) != expect_selftests:
+            rep.fail("FAIL", f"lockdep self-tests: {m.group('n')} testcases passed,"
+                     f" expected exactly {expect_selftests}")
     if expect_report is not None and not (
             rep.lockdep_report and expect_report.search("\n".join(rep.lockdep_report))):
         rep.fail("FAIL", f"expected a lockdep report matching /{expect_report.pattern}/, saw none")
@@ -204,8 +247,11 @@ def summary(rep: BootReport, log: str) -> str:
     out.append(f"  lockdep self-tests: {rep.lockdep_selftest or 'not run'}")
     if rep.kunit_cases:
         bad = sum(c.status == "not ok" for c in rep.kunit_cases)
-        out.append(f"  kunit: {len(rep.kunit_cases)} cases in {len(rep.kunit_suites)} suites, {bad} failed")
-        out += [f"    {c.status:6} {c.suite}.{c.name}" for c in rep.kunit_cases]
+        skipped = sum(c.status == "skip" for c in rep.kunit_cases)
+        out.append(f"  kunit: {len(rep.kunit_cases)} cases in {len(rep.kunit_suites)} suites,"
+                   f" {bad} failed, {skipped} skipped")
+        out += [f"    {c.status:6} {c.suite}.{c.name}" + (f" # SKIP {c.why}" if c.why else "")
+                for c in rep.kunit_cases]
     else:
         out.append("  kunit: no cases")
     for t in rep.traffic:
@@ -227,7 +273,8 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--qemu-status", type=int, default=None)
     ap.add_argument("--timed-out", action="store_true")
     ap.add_argument("--allow", action="append", default=[], metavar="REGEX")
-    ap.add_argument("--expect-kunit", action="append", default=[], metavar="SUITE")
+    ap.add_argument("--expect-kunit", action="append", default=[], metavar="SUITE[.CASE]")
+    ap.add_argument("--expect-selftests", type=int, default=None, metavar="N")
     ap.add_argument("--expect-report", default=None, metavar="REGEX")
     ap.add_argument("--json", default=None, metavar="FILE")
     try:
@@ -243,7 +290,7 @@ def main(argv: list[str]) -> int:
         print(f"parse-boot-log: cannot read log: {err}", file=sys.stderr)
         return 2
 
-    rep = parse(text, allow, args.expect_kunit, expect)
+    rep = parse(text, allow, args.expect_kunit, expect, args.expect_selftests)
     if args.timed_out:
         rep.fail("TIMEOUT", "QEMU did not finish before the timeout")
     # isa-debug-exit: status (code << 1) | 1; code 1 is the plan's failure.
