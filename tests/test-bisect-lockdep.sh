@@ -6,7 +6,8 @@
 # that picked the wrong vector), harmless.  Booted with
 # softirq_mask_lockdep_test=right, only the commits from the second on get
 # a lockdep report, so the bisection must name the second.
-# Runs after the core suite (needs tag core and reuses its build folder).
+# Runs after the core suite (needs tag core and reuses its build folder):
+# run alone (without that state) it fails at once, saying so.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=tests/lib-test.sh
@@ -15,7 +16,9 @@ cd "$(dirname "$0")/.."
 . scripts/lib.sh
 
 logs="$OUT/check/bisect-lockdep"
+rm -rf "$logs"
 mkdir -p "$logs"
+require_core_state bisect-lockdep
 
 expect_status "lockdep fixture series applies on core" 0 "$logs/apply.log" \
 	scripts/kernel/apply-patches.sh tests/fixtures/bisect-lockdep core bisect-lockdep

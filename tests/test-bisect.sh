@@ -11,7 +11,9 @@ cd "$(dirname "$0")/.."
 . scripts/lib.sh
 
 logs="$OUT/check/bisect"
+rm -rf "$logs"
 mkdir -p "$logs"
+touch "$logs/.start"
 
 expect_status "bisect with TEST=bogus exits 2" 2 "$logs/args.log" scripts/bisect/bisect-boot.sh base base bogus
 expect_status "fixture series applies" 0 "$logs/apply.log" \
@@ -26,6 +28,7 @@ sed 's/^/    /' "$logs/bisect.log" | tail -n 20
 bad=$(git -C "$TREE" rev-parse --short bisect-fixture~1)
 expect_grep "first bad commit is the panicking one" "^first bad commit: $bad fixture: panic at boot" "$logs/bisect.log"
 expect_grep "its decisive console line is shown" "bisect fixture: deliberate boot failure" "$logs/bisect.log"
+expect_fresh "bisect log written by this run" "$OUT/bisect/bisect.log" "$logs/.start"
 expect_grep "bisect log saved" "git bisect start" "$OUT/bisect/bisect.log"
 expect_tree_restored "$start"
 expect_status "endpoints that both pass are refused" 1 "$logs/same.log" \

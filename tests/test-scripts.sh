@@ -124,4 +124,61 @@ else
 	not_ok "refused conversions write nothing into the checkout" "conversions/sub or audit-notes/sub.md appeared"
 	rm -rf conversions/sub audit-notes/sub.md
 fi
+
+# --- no check reads a previous run's output
+stale="$scratch/work/out/boot/nosuch-default"
+mkdir -p "$stale" "$scratch/work/out/bisect"
+echo "Good, all 358 testcases passed!" >"$stale/console.log"
+echo "git bisect start" >"$scratch/work/out/bisect/bisect.log"
+expect_status "boot of a kernel that was never built exits 2 (stale outputs in place)" 2 "$logs/60" \
+	"${fw[@]}" scripts/kernel/boot-kernel.sh nosuch
+if [ ! -e "$stale" ]; then ok "boot clears its result folder before it can fail"; else
+	not_ok "boot clears its result folder before it can fail" "$stale is still there"
+fi
+expect_status "boot with BOOT_EXPECT_SELFTESTS=many exits 2" 2 "$logs/61" \
+	env BOOT_EXPECT_SELFTESTS=many "${fw[@]}" scripts/kernel/boot-kernel.sh base
+expect_grep "bad self-test count is named" "BOOT_EXPECT_SELFTESTS must be a number" "$logs/61"
+expect_status "bisect with TEST=bogus exits 2 (stale log in place)" 2 "$logs/62" \
+	"${fw[@]}" scripts/bisect/bisect-boot.sh base base bogus
+if [ ! -e "$scratch/work/out/bisect/bisect.log" ]; then ok "bisect clears its log before it can fail"; else
+	not_ok "bisect clears its log before it can fail" "the previous bisect.log is still there"
+fi
+
+# --- the check helpers of tests/lib-test.sh fail on the broken behaviour
+# selfcheck NAME WANT CMD...: run a helper in a subshell with its own
+# counters; it must end PASS or FAIL as WANT says.
+selfcheck() {
+	local name=$1 want=$2 got
+	shift 2
+	got=$( (passed=0 failed=0 && "$@" >"$logs/self.log" 2>&1 && [ "$failed" -eq 0 ] && echo PASS) || echo FAIL)
+	if [ "$got" = "$want" ]; then ok "$name: $want"; else
+		not_ok "$name: $want" "got $got:"
+		sed 's/^/    /' "$logs/self.log"
+	fi
+}
+fx=tests/fixtures
+for p in "loopback tcp" "veth tcp" "veth udp"; do
+	# shellcheck disable=SC2086 # two words on purpose
+	selfcheck "traffic check, good $p" PASS expect_traffic $fx/summary-traffic-good.txt $p
+	# shellcheck disable=SC2086
+	selfcheck "traffic check, bad $p (lost bytes, nothing sent, negative loss)" FAIL \
+		expect_traffic $fx/summary-traffic-bad.txt $p
+done
+selfcheck "bench verdict check, consistent table" PASS expect_bench_verdicts $fx/bench-table-good.md
+selfcheck "bench verdict check, 'yes' for a 1.49x ratio" FAIL expect_bench_verdicts $fx/bench-table-bad.md
+touch "$scratch/old"
+sleep 1
+touch "$scratch/stamp"
+selfcheck "freshness check, file older than the run" FAIL expect_fresh old "$scratch/old" "$scratch/stamp"
+selfcheck "freshness check, missing file" FAIL expect_fresh gone "$scratch/gone" "$scratch/stamp"
+sleep 1
+touch "$scratch/new"
+selfcheck "freshness check, file written in the run" PASS expect_fresh new "$scratch/new" "$scratch/stamp"
+
+# --- suites that build on the core suite's state say so when run alone
+for suite in bisect-lockdep bench; do
+	expect_status "suite $suite alone (no tag core) exits 1" 1 "$logs/70-$suite" \
+		"${fw[@]}" "tests/test-$suite.sh"
+	expect_grep "suite $suite names what it needs" "needs the core suite's state.*SUITES=\"core $suite\"" "$logs/70-$suite"
+done
 tally

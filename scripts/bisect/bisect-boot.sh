@@ -18,6 +18,9 @@ fi
 good=$1
 bad=$2
 test=${3:-boot}
+# Cleared before anything can fail: no check reads a previous bisect.log.
+res="$OUT/bisect"
+rm -rf "$res"
 case $test in boot | kunit | traffic) ;; *) die bisect "TEST must be boot, kunit or traffic, not '$test'" 2 ;; esac
 need_tree bisect
 for r in "$good" "$bad"; do
@@ -32,8 +35,6 @@ git -C "$TREE" merge-base --is-ancestor "$good" "$bad" ||
 	die bisect "$TREE has uncommitted changes; commit or discard them first" 1
 [ -f "$OUT/initramfs/initramfs.cpio.gz" ] || "$TOP/scripts/kernel/make-initramfs.sh"
 
-res="$OUT/bisect"
-rm -rf "$res"
 mkdir -p "$res"
 start=$(git -C "$TREE" rev-parse HEAD)
 cleanup() {
