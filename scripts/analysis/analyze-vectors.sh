@@ -54,17 +54,23 @@ for e in "$TREE"/* "$TREE"/.[!.]*; do
 done
 spatch_common=(--no-includes --very-quiet --timeout 200 -j "$jobs")
 
+# spatch_failed PASS LOG: show the end of spatch's log, then stop.
+spatch_failed() {
+	tail -n 8 "$2" | sed 's/^/  spatch: /' >&2
+	die "$stage" "spatch $1 pass failed, see $2" 1
+}
+
 log "$stage" "facts pass (call graph, entry points)"
 (cd "$src" && BH_RECORDS=$dest/facts/f spatch --sp-file "$TOP/semantic-patches/bh_vectors.cocci" \
 	"${spatch_common[@]}" --file-groups "$dest/groups.all") >"$dest/facts.log" 2>&1 ||
-	die "$stage" "spatch facts pass failed, see $dest/facts.log" 1
+	spatch_failed facts "$dest/facts.log"
 
 log "$stage" "sites pass (lock classes)"
 : >"$dest/empty-masks.txt"
 (cd "$src" && spatch --sp-file "$TOP/semantic-patches/bh_lock_mask.cocci" \
 	-D "masks=$dest/empty-masks.txt" -D "records=$dest/sites/s" \
 	"${spatch_common[@]}" --file-groups "$dest/groups.locks") >"$dest/sites.log" 2>&1 ||
-	die "$stage" "spatch sites pass failed, see $dest/sites.log" 1
+	spatch_failed sites "$dest/sites.log"
 
 log "$stage" "merge"
 merge=(--root "$TREE" --facts "$dest/facts" --sites "$dest/sites" --out "$dest")
