@@ -1,45 +1,96 @@
 #!/usr/bin/env bash
-# run-tests.sh: the project's test runner (make check).  Runs each suite,
-# keeps its output in $OUT/check/SUITE.log, adds up the suites' closing
-# "N passed, N failed" lines and ends with the total in the same form.
+# run-tests.sh: the project's test runner (make check, make check-full).
+# Runs each suite, keeps its output in $OUT/check/SUITE.log, adds up the
+# suites' closing "N passed, N failed" lines and ends with the total in the
+# same form.
 #
-# Env: SUITES="static units ..." runs only those suites.
+# The tool-only suites (fresh, static, units, scripts, cocci, analysis) run
+# with PATH set to the commands a fresh machine has after make deps
+# (tests/make-fresh-path.py: base system + scripts/deps.txt + their
+# Depends), so a tool that scripts/deps.txt forgets fails them here too.
+# The kernel suites run with the caller's PATH.
+#
+# Env: CHECK=full      also the suites that do not fit make check's budget
+#                      (make check-full: both bisect suites);
+#      SUITES="a b"    only those suites (any of the full list);
+#      FRESH_PATH=0    tool-only suites with the caller's PATH (debugging).
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/../scripts/lib.sh"
 
-# name:command; order matters (cheap first, kernel builds last).
+# name:kind:command, in order (cheap first, kernel builds last); kind
+# "tool" needs no kernel tree and runs under the fresh PATH.  Suites that
+# need another suite's state say so and fail at once when run alone
+# (bisect-lockdep and bench need the core suite's tag and build).
 all_suites=(
-	"static:tests/test-static.sh"
-	"units:tests/run-unit-tests.py"
-	"scripts:tests/test-scripts.sh"
-	"cocci:tests/test-cocci.sh"
-	"analysis:tests/test-analysis.sh"
-	"boot-base:tests/test-boot-base.sh"
-	"bisect:tests/test-bisect.sh"
-	"core:tests/test-core.sh"
-	"bisect-lockdep:tests/test-bisect-lockdep.sh"
-	"bench:tests/test-bench.sh"
+	"fresh:tool:tests/test-fresh.sh"
+	"static:tool:tests/test-static.sh"
+	"units:tool:tests/run-unit-tests.py"
+	"scripts:tool:tests/test-scripts.sh"
+	"cocci:tool:tests/test-cocci.sh"
+	"analysis:tool:tests/test-analysis.sh"
+	"boot-base:kernel:tests/test-boot-base.sh"
+	"bisect:kernel:tests/test-bisect.sh"
+	"core:kernel:tests/test-core.sh"
+	"bisect-lockdep:kernel:tests/test-bisect-lockdep.sh"
+	"bench:kernel:tests/test-bench.sh"
 )
-want=${SUITES:-}
+# make check leaves these to make check-full: each is a bisection with
+# four kernel builds and boots (about 3.5 min warm each, half of the warm
+# make check before the split).
+full_only="bisect bisect-lockdep"
+
+case ${CHECK:-} in '' | full) ;; *) die check "CHECK must be empty or 'full', not '$CHECK'" 2 ;; esac
+read -r -a picked <<<"${SUITES:-}"
+want=${picked[*]}
+if [ -z "$want" ]; then
+	for entry in "${all_suites[@]}"; do
+		name=${entry%%:*}
+		if [ "${CHECK:-}" = full ] || [[ " $full_only " != *" $name "* ]]; then
+			want+=" $name"
+		fi
+	done
+fi
+for w in $want; do
+	printf '%s\n' "${all_suites[@]}" | grep -q "^$w:" ||
+		die check "unknown suite '$w'; suites: $(printf '%s\n' "${all_suites[@]}" | cut -d: -f1 | tr '\n' ' ')" 2
+done
 res="$OUT/check"
 mkdir -p "$res"
 cd "$TOP"
+
+fresh_bin=""
+if [ "${FRESH_PATH:-1}" != 0 ]; then
+	fresh_bin="$res/fresh-path/bin"
+	log check "building the fresh machine's PATH for the tool-only suites: $fresh_bin"
+	rm -rf "$res/fresh-path"
+	tests/make-fresh-path.py scripts/deps.txt "$fresh_bin" ||
+		log check "could not build it (see above): the tool-only suites will fail"
+fi
 
 total_p=0
 total_f=0
 table=()
 for entry in "${all_suites[@]}"; do
 	name=${entry%%:*}
-	cmd=${entry#*:}
-	if [ -n "$want" ] && ! grep -qw -- "$name" <<<"$want"; then
+	kind=${entry#*:}
+	cmd=${kind#*:}
+	kind=${kind%%:*}
+	# exact names: "bisect" must not select "bisect-lockdep"
+	if [[ " $want " != *" $name "* ]]; then
 		continue
 	fi
-	log check "suite $name: $cmd"
+	run=("$cmd")
+	note=""
+	if [ "$kind" = tool ] && [ -n "$fresh_bin" ]; then
+		run=(env PATH="$fresh_bin" "$cmd")
+		note=" (fresh machine's PATH)"
+	fi
+	log check "suite $name: $cmd$note"
 	t0=$SECONDS
 	status=0
 	if [ -x "$cmd" ]; then
-		"$cmd" 2>&1 | tee "$res/$name.log" || status=$?
+		"${run[@]}" 2>&1 | tee "$res/$name.log" || status=$?
 	else
 		echo "suite $name: $cmd is missing" | tee "$res/$name.log"
 		status=1
