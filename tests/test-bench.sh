@@ -64,7 +64,7 @@ append+=" softirq_mask_bench.d_us=100 softirq_mask_bench.probe_us=500"
 append+=" $(scripts/bench/clock-params.sh 2>/dev/null || echo no_timer_check)"
 expect_status "tiny benchmark boots without warnings or lockdep reports" 0 "$logs/boot.log" \
 	env APPEND="$append" BOOT_NAME=bench-smoke BOOT_TIMEOUT=600 \
-	BOOT_ALLOW='at kernel/softirq\.c:[0-9]+ softirq_mask_report\+' \
+	BOOT_ALLOW="$SOFTIRQ_MISUSE_WARNING" \
 	scripts/kernel/boot-kernel.sh bench smoke
 console="$OUT/boot/bench-smoke/console.log"
 expect_fresh "benchmark console written by this run" "$console" "$logs/.start"

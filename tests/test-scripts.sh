@@ -150,7 +150,7 @@ fi
 selfcheck() {
 	local name=$1 want=$2 got
 	shift 2
-	got=$( (passed=0 failed=0 && "$@" >"$logs/self.log" 2>&1 && [ "$failed" -eq 0 ] && echo PASS) || echo FAIL)
+	got=$( (failed=0 && "$@" >"$logs/self.log" 2>&1 && [ "$failed" -eq 0 ] && echo PASS) || echo FAIL)
 	if [ "$got" = "$want" ]; then ok "$name: $want"; else
 		not_ok "$name: $want" "got $got:"
 		sed 's/^/    /' "$logs/self.log"
