@@ -1,0 +1,889 @@
+#!/usr/bin/env python3
+"""Read one translation unit's LLVM IR (textual, LLVM 14 typed pointers)
+and write the facts the vector analysis needs, as JSON.
+
+Usage:  ir_facts.py TU.ll OUT.json [--tu NAME]
+Reads:  IR produced by `clang -O2 -Xclang -disable-llvm-passes
+        -fno-discard-value-names -gline-tables-only -S -emit-llvm`, then
+        `opt -passes=sroa` (SSA values, no inlining: static inline helpers
+        stay functions, so evidence chains name them).
+Writes: OUT.json: {"tu", "functions", "globals", "fields", "cons",
+        "calls", "asm", "blocks"}; see scripts/analysis/README.md.
+Exit:   0 done, 1 the IR could not be parsed, 2 usage error.
+
+Facts are flow-insensitive constraints over named nodes (SSA values,
+parameters, return values), in the vocabulary of a field-based points-to
+analysis: a GEP into struct S at field k yields the location "F:S.k"
+whatever its base (every instance of S shares one abstract field), except
+inside lock types, whose internals stay the lock object itself.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import json
+import os
+import re
+import sys
+
+# Struct types whose internals are "the lock": a GEP into them keeps the
+# location of the lock object (spinlock_t -> rlock -> raw_lock).
+TRANSPARENT = re.compile(
+    r"^%(struct|union)\.(spinlock|raw_spinlock|arch_spinlock_t|rwlock_t|"
+    r"arch_rwlock_t|qspinlock|qrwlock|seqlock_t|seqcount|seqcount_spinlock|"
+    r"seqcount_raw_spinlock|seqcount_t|lockdep_map|anon)(\.\d+)?$")
+ANON_SUFFIX = re.compile(r"(%(?:struct|union)\.[\w.$]*?)\.\d+\b")
+
+ATTRS = {
+    "noundef", "nonnull", "signext", "zeroext", "inreg", "noalias",
+    "nocapture", "readonly", "readnone", "writeonly", "returned", "nest",
+    "swiftself", "immarg", "noinline", "nofree", "volatile", "inbounds",
+}
+ATTR_PAREN = re.compile(
+    r"^(align|dereferenceable|dereferenceable_or_null|elementtype|byval|"
+    r"sret|byref|preallocated|inalloca|align)\b")
+
+
+def norm_type(t: str) -> str:
+    """Canonical spelling of a type for prototype comparison."""
+    t = ANON_SUFFIX.sub(r"\1", t)
+    return re.sub(r"\s+", " ", t).strip()
+
+
+def split_top(s: str, sep: str = ",") -> list[str]:
+    """Split on sep outside brackets and quotes."""
+    out, depth, cur, q = [], 0, [], False
+    for ch in s:
+        if q:
+            cur.append(ch)
+            if ch == '"':
+                q = False
+            continue
+        if ch == '"':
+            q = True
+        elif ch in "([{<":
+            depth += 1
+        elif ch in ")]}>":
+            depth -= 1
+        if ch == sep and depth == 0:
+            out.append("".join(cur).strip())
+            cur = []
+        else:
+            cur.append(ch)
+    if "".join(cur).strip():
+        out.append("".join(cur).strip())
+    return out
+
+
+def match_close(s: str, i: int) -> int:
+    """Index of the bracket closing the one at s[i]."""
+    opening = s[i]
+    closing = {"(": ")", "[": "]", "{": "}", "<": ">"}[opening]
+    depth, q = 0, False
+    for j in range(i, len(s)):
+        ch = s[j]
+        if q:
+            if ch == '"':
+                q = False
+            continue
+        if ch == '"':
+            q = True
+        elif ch in "([{<":
+            depth += 1
+        elif ch in ")]}>":
+            depth -= 1
+            if depth == 0:
+                if ch != closing:
+                    raise ValueError(f"unbalanced {s!r}")
+                return j
+    raise ValueError(f"unbalanced {s!r}")
+
+
+def read_type(s: str, i: int = 0) -> tuple[str, int]:
+    """Parse a type at s[i:]; return (type, index after it)."""
+    n = len(s)
+    while i < n and s[i] == " ":
+        i += 1
+    start = i
+    if s.startswith("<{", i):
+        i = match_close(s, i) + 1
+    elif i < n and s[i] in "{[<":
+        i = match_close(s, i) + 1
+    else:
+        m = re.compile(r'%[-\w.$]+|%"[^"]*"|[\w.]+').match(s, i)
+        if not m:
+            raise ValueError(f"no type in {s[i:]!r}")
+        i = m.end()
+    while True:
+        j = i
+        while j < n and s[j] == " ":
+            j += 1
+        if j < n and s[j] == "*":
+            i = j + 1
+        elif s.startswith("addrspace(", j):
+            i = s.index(")", j) + 1
+        elif j < n and s[j] == "(" and not s[start:i].startswith(("asm",)):
+            # a function type: ret (args)
+            i = match_close(s, j) + 1
+        else:
+            break
+    return s[start:i].strip(), i
+
+
+def typed_operand(op: str) -> tuple[str, str]:
+    """'T attrs value' -> (T, value)."""
+    t, i = read_type(op)
+    rest = op[i:].strip()
+    while rest:
+        m = re.match(r"[\w]+", rest)
+        if m and m.group(0) in ATTRS:
+            rest = rest[m.end():].strip()
+            continue
+        m = ATTR_PAREN.match(rest)
+        if m:
+            j = m.end()
+            if j < len(rest) and rest[j] == "(":
+                j = match_close(rest, j) + 1
+            else:
+                j2 = re.match(r"\s*\d+", rest[j:])
+                j += j2.end() if j2 else 0
+            rest = rest[j:].strip()
+            continue
+        break
+    return t, rest
+
+
+class TU:
+    """Facts of one translation unit."""
+
+    def __init__(self, text: str, tu: str):
+        self.tu = tu
+        self.lines = text.split("\n")
+        self.structs: dict[str, list[str]] = {}
+        self.functions: dict[str, dict[Any, Any] | None] = {}
+        self.globals: dict[str, dict[Any, Any]] = {}
+        self.internal: set[str] = set()
+        self.fields: dict[str, list[Any]] = {}     # "S.k" -> value names seen
+        self.cons: list[list[Any]] = []
+        self.calls: list[list[Any]] = []
+        self.asm: list[list[Any]] = []
+        self.blocks: dict[str, list[Any]] = {}
+        self.meta: dict[str, str] = {}
+        self.const_nodes: dict[str, str] = {}
+        self.global_struct: dict[str, str] = {}
+        self.packed: dict[str, bool] = {}
+        self.nconst = 0
+
+    # ---- names -------------------------------------------------------
+    def gname(self, sym: str) -> str:
+        """Global id of @sym: internal symbols are qualified by the TU."""
+        sym = sym.strip('"')
+        return f"{self.tu}:{sym}" if sym in self.internal else sym
+
+    # ---- first pass: types, globals, declarations, metadata ----------
+    def scan(self) -> None:
+        for ln in self.lines:
+            if ln.startswith("%") and " = type " in ln:
+                name, body = ln.split(" = type ", 1)
+                body = body.strip()
+                if body == "opaque":
+                    self.structs[name] = []
+                    continue
+                if body.startswith("<{"):
+                    body = body[2:-2]
+                    self.packed[name] = True
+                else:
+                    body = body[1:-1]
+                self.structs[name] = [t for t in split_top(body)]
+            elif ln.startswith("define "):
+                m = re.search(r'@("[^"]+"|[-\w.$]+)\(', ln)
+                if m and re.match(r"define (dso_local )?(internal|private) ", ln):
+                    self.internal.add(m.group(1).strip('"'))
+            elif ln.startswith("@"):
+                m = re.match(r'@("[^"]+"|[-\w.$]+) = ', ln)
+                if m and re.search(r"= (dso_local )?(internal|private) ", ln):
+                    self.internal.add(m.group(1).strip('"'))
+            elif ln.startswith("!"):
+                m = re.match(r"(![\w.]+) = (.*)$", ln)
+                if m:
+                    self.meta[m.group(1)] = m.group(2)
+        # A global with a literal struct type is cast to its real type at
+        # its uses: remember the first named struct it is cast to.
+        for m in re.finditer(r"bitcast \((\{[^@]*?\}|<\{[^@]*?\}>)\* @([-\w.$]+) to "
+                             r"(%struct\.[-\w.$]+)\*\)", "\n".join(self.lines)):
+            self.global_struct.setdefault(m.group(2), m.group(3))
+
+    # ---- member names from the debug info (-g) -------------------------
+    def _size_align(self, t: str, depth: int = 0) -> tuple[int, int]:
+        """Size and alignment in bytes of an IR type (x86_64 data layout)."""
+        t = t.strip()
+        if depth > 40:
+            return 0, 1
+        if t.endswith("*") or t == "ptr":
+            return 8, 8
+        m = re.match(r"^i(\d+)$", t)
+        if m:
+            b = (int(m.group(1)) + 7) // 8
+            a = 1
+            while a < b and a < 16:
+                a *= 2
+            return (b + a - 1) // a * a, a
+        if t in ("float",):
+            return 4, 4
+        if t in ("double",):
+            return 8, 8
+        if t in ("x86_fp80", "fp128"):
+            return 16, 16
+        m = re.match(r"^\[(\d+) x (.*)\]$", t)
+        if m:
+            sz, al = self._size_align(m.group(2), depth + 1)
+            return int(m.group(1)) * sz, al
+        m = re.match(r"^<(\d+) x (.*)>$", t)
+        if m:
+            sz, al = self._size_align(m.group(2), depth + 1)
+            return int(m.group(1)) * sz, int(m.group(1)) * sz
+        if t.startswith("%"):
+            fields = self.structs.get(t)
+            if fields is None:
+                return 0, 1
+            packed = self.packed.get(t, False)
+            offs, sz, al = self._layout(fields, packed, depth)
+            return sz, al
+        if t.startswith("<{"):
+            offs, sz, al = self._layout(split_top(t[2:-2]), True, depth)
+            return sz, al
+        if t.startswith("{"):
+            offs, sz, al = self._layout(split_top(t[1:-1]), False, depth)
+            return sz, al
+        return 0, 1
+
+    def _layout(self, fields: list[str], packed: bool,
+                depth: int = 0) -> tuple[list[int], int, int]:
+        off, al_max, offs = 0, 1, []
+        for f in fields:
+            sz, al = self._size_align(f, depth + 1)
+            if packed:
+                al = 1
+            off = (off + al - 1) // al * al
+            offs.append(off)
+            off += sz
+            al_max = max(al_max, al)
+        return offs, (off + al_max - 1) // al_max * al_max, al_max
+
+    def di_fields(self) -> None:
+        """IR field index -> member name, by offset, for every struct the
+        debug info describes (the IR keeps no member names)."""
+        comp: dict[str, tuple[str, str]] = {}
+        typedef_of: dict[str, str] = {}
+        for ref, md in self.meta.items():
+            if "DICompositeType(tag: DW_TAG_structure_type" in md or \
+                    "DICompositeType(tag: DW_TAG_union_type" in md:
+                nm = re.search(r'\bname: "([^"]+)"', md)
+                el = re.search(r"\belements: (![\d]+)", md)
+                kind = "union" if "union_type" in md else "struct"
+                if el:
+                    comp[ref] = (f"%{kind}.{nm.group(1)}" if nm else "", el.group(1))
+            elif "DW_TAG_typedef" in md:
+                nm = re.search(r'\bname: "([^"]+)"', md)
+                bt = re.search(r"\bbaseType: (![\d]+)", md)
+                if nm and bt:
+                    typedef_of[bt.group(1)] = nm.group(1)
+        for ref, (irname, elems) in comp.items():
+            if not irname and ref in typedef_of:
+                irname = f"%struct.{typedef_of[ref]}"
+            if irname not in self.structs or not self.structs[irname]:
+                continue
+            members: dict[int, str] = {}
+            for mref in re.findall(r"![\d]+", self.meta.get(elems, "")):
+                md = self.meta.get(mref, "")
+                if "DW_TAG_member" not in md or "DIFlagBitField" in md:
+                    continue
+                nm = re.search(r'\bname: "([^"]+)"', md)
+                off = re.search(r"\boffset: (\d+)", md)
+                if nm:
+                    members.setdefault(int(off.group(1)) if off else 0, nm.group(1))
+            offs, _sz, _al = self._layout(self.structs[irname], self.packed.get(irname, False))
+            key0 = norm_type(irname)
+            for k, o in enumerate(offs):
+                name = members.get(o * 8)
+                if name:
+                    self.fields[f"{key0}.{k}"] = ["=" + name]
+
+    # ---- debug locations ---------------------------------------------
+    def _file_of(self, ref: str, depth: int = 0) -> str:
+        md = self.meta.get(ref, "")
+        m = re.search(r"\bfile: (![\d]+)", md)
+        if m:
+            f = self.meta.get(m.group(1), "")
+            fm = re.search(r'filename: "([^"]*)"', f)
+            if fm:
+                return os.path.normpath(fm.group(1))
+        m = re.search(r"\bscope: (![\d]+)", md)
+        if m and depth < 20:
+            return self._file_of(m.group(1), depth + 1)
+        return self.tu
+
+    def loc(self, ln: str) -> str:
+        m = re.search(r"!dbg (![\d]+)", ln)
+        if not m:
+            return ""
+        md = self.meta.get(m.group(1), "")
+        lm = re.search(r"line: (\d+)", md)
+        sm = re.search(r"scope: (![\d]+)", md)
+        if not lm or not sm:
+            return ""
+        return f"{self._file_of(sm.group(1))}:{lm.group(1)}"
+
+    # ---- GEP paths -----------------------------------------------------
+    def gep_steps(self, srctype: str, idxs: list[str]) -> list[tuple[str, int]]:
+        """(struct, field) steps of a GEP with source element type srctype;
+        array steps are skipped (arrays collapse to one element)."""
+        steps: list[tuple[str, int]] = []
+        cur = srctype.strip()
+        for op in idxs[2:]:
+            t, v = typed_operand(op)
+            cur = cur.strip()
+            if cur.startswith("%"):
+                fields = self.structs.get(cur)
+                if fields is None:
+                    return steps
+                try:
+                    k = int(v)
+                except ValueError:
+                    return steps
+                steps.append((norm_type(cur), k))
+                if k >= len(fields):
+                    return steps
+                cur = fields[k]
+            elif cur.startswith("["):
+                m = re.match(r"\[\d+ x (.*)\]$", cur)
+                if not m:
+                    return steps
+                cur = m.group(1)
+            elif cur.startswith(("{", "<{")):
+                body = cur[2:-2] if cur.startswith("<{") else cur[1:-1]
+                fields = split_top(body)
+                try:
+                    k = int(v)
+                except ValueError:
+                    return steps
+                if k >= len(fields):
+                    return steps
+                cur = fields[k]
+            else:
+                return steps
+        return steps
+
+    @staticmethod
+    def field_loc(steps: list[tuple[str, int]]) -> tuple[str | None, str | None]:
+        """Location of a GEP result, and of the object whose field it is:
+        the innermost non-transparent struct step decides."""
+        real = [i for i, (s, _) in enumerate(steps) if not TRANSPARENT.match(s)]
+        if not real:
+            return None, None
+        last = real[-1]
+        s, k = steps[last]
+        loc = f"F:{s}.{k}"
+        outer = None
+        if len(real) >= 2:
+            s2, k2 = steps[real[-2]]
+            outer = f"F:{s2}.{k2}"
+        return loc, outer
+
+    # ---- constants ---------------------------------------------------
+    def const_node(self, t: str, v: str) -> str | None:
+        """A node for a constant pointer-ish operand (or None)."""
+        v = v.strip()
+        if not v or v in ("null", "undef", "poison", "zeroinitializer", "true", "false") \
+                or re.match(r"^-?\d", v) or v.startswith(("c\"", "!")):
+            return None
+        key = v
+        if key in self.const_nodes:
+            return self.const_nodes[key]
+        node = None
+        if v.startswith("@"):
+            sym = v[1:].strip('"')
+            node = f"c:{self.gname(sym)}"
+            if sym in self.functions_defined or sym in self.functions_declared:
+                self.cons.append(["addr", node, "FN:" + self.gname(sym)])
+            else:
+                self.cons.append(["addr", node, "G:" + self.gname(sym)])
+                if self.globals.get(self.gname(sym), {}).get("percpu"):
+                    self.cons.append(["addr", node, "P:" + self.gname(sym)])
+        else:
+            m = re.match(r"(getelementptr|bitcast|ptrtoint|inttoptr|addrspacecast|"
+                         r"add|sub|or|and|xor|select|icmp|trunc|zext|sext)\b(?: inbounds)?\s*\(", v)
+            if not m:
+                return None
+            inner = v[v.index("(", m.end() - 1) + 1:match_close(v, v.index("(", m.end() - 1))]
+            self.nconst += 1
+            node = f"k{self.nconst}:{self.tu}"
+            if m.group(1) == "getelementptr":
+                parts = split_top(inner)
+                src = parts[0]
+                bt, bv = typed_operand(parts[1])
+                base = self.const_node(bt, bv)
+                self.gep(node, src, base, parts[1:])
+            elif m.group(1) in ("bitcast", "ptrtoint", "inttoptr", "addrspacecast",
+                                "trunc", "zext", "sext"):
+                inner2 = re.sub(r"\s+to\s+[^()]*$", "", inner)
+                ot, ov = typed_operand(inner2)
+                sub = self.const_node(ot, ov)
+                if sub:
+                    self.cons.append(["copy", node, sub])
+            else:
+                for op in split_top(inner):
+                    ot, ov = typed_operand(op)
+                    sub = self.const_node(ot, ov)
+                    if sub:
+                        self.cons.append(["copy", node, sub])
+        self.const_nodes[key] = node
+        return node
+
+    def gep(self, node: str, srctype: str, base: str | None, idxs: list[str]) -> None:
+        steps = self.gep_steps(srctype, idxs)
+        loc, outer = self.field_loc(steps)
+        if loc:
+            self.cons.append(["addr", node, loc])
+            if base:
+                # per-CPU origin survives field steps
+                self.cons.append(["pcpu", node, base])
+                self.cons.append(["base", node, base, outer or ""])
+        elif base:
+            self.cons.append(["copy", node, base])
+
+    # ---- globals -------------------------------------------------------
+    def init_values(self, t: str, v: str, struct: str | None, path: str) -> None:
+        """Constraints for a global initializer of type t."""
+        v = v.strip()
+        t = t.strip()
+        if v.startswith("<{") or v.startswith("{"):
+            body = v[2:-2] if v.startswith("<{") else v[1:-1]
+            sname = norm_type(t) if t.startswith("%") else struct
+            for k, op in enumerate(split_top(body)):
+                ft, fv = typed_operand(op)
+                if sname:
+                    self.init_values(ft, fv, None, f"F:{sname}.{k}")
+                else:
+                    self.init_values(ft, fv, None, path)
+            return
+        if v.startswith("["):
+            for op in split_top(v[1:-1]):
+                ft, fv = typed_operand(op)
+                self.init_values(ft, fv, None, path)
+            return
+        node = self.const_node(t, v)
+        if node:
+            self.cons.append(["store_at", path, node])
+
+    def scan_globals(self) -> None:
+        for ln in self.lines:
+            if not ln.startswith("@"):
+                continue
+            m = re.match(r'@("[^"]+"|[-\w.$]+) = (.*)$', ln)
+            if not m:
+                continue
+            sym = m.group(1).strip('"')
+            rest = m.group(2)
+            if " alias " in f" {rest}" or rest.startswith(("alias", "ifunc")):
+                continue
+            km = re.match(r"((?:[\w]+ )*?)(global|constant) ", rest)
+            if not km:
+                continue
+            gid = self.gname(sym)
+            info = {"percpu": '".data..percpu' in rest,
+                    "internal": sym in self.internal}
+            self.globals[gid] = info
+            body = rest[km.end():]
+            if "external" in km.group(1) or km.group(1).strip().startswith("extern"):
+                continue
+            try:
+                t, i = read_type(body)
+            except ValueError:
+                continue
+            val = body[i:].strip()
+            # cut ", section ...", ", align N", metadata
+            parts = split_top(val)
+            val = parts[0] if parts else ""
+            struct = self.global_struct.get(sym)
+            if t.startswith("%struct."):
+                self.init_values(t, val, None, "G:" + gid)
+            elif struct and (t.startswith("{") or t.startswith("<{")):
+                self.init_values(struct, val, norm_type(struct), "G:" + gid)
+            else:
+                self.init_values(t, val, None, "G:" + gid)
+
+    # ---- functions -----------------------------------------------------
+    def operand(self, fid: str, t: str, v: str) -> str | None:
+        v = v.strip()
+        if v.startswith("%"):
+            return f"{fid}/{v}"
+        return self.const_node(t, v)
+
+    def parse_function(self, start: int) -> int:
+        head = self.lines[start]
+        m = re.search(r'@("[^"]+"|[-\w.$]+)\(', head)
+        if not m:
+            raise ValueError(f"no function name in {head!r}")
+        sym = m.group(1).strip('"')
+        fid = self.gname(sym)
+        pstart = m.end() - 1
+        pend = match_close(head, pstart)
+        ret_t = head[:m.start()].split()
+        # the return type is the last type-looking token sequence before @
+        pre = head[len("define "):m.start()].strip()
+        rtype = pre
+        for kw in ("internal", "private", "dso_local", "noundef", "signext",
+                   "zeroext", "hidden", "weak", "linkonce_odr", "available_externally",
+                   "nonnull", "noalias", "inreg", "fastcc", "cold", "local_unnamed_addr"):
+            rtype = re.sub(rf"(^| ){kw}(?= |$)", " ", rtype)
+        rtype = re.sub(r"dereferenceable(_or_null)?\(\d+\)|align \d+", " ", rtype).strip()
+        del ret_t
+        params, ptypes = [], []
+        for p in split_top(head[pstart + 1:pend]):
+            if p == "...":
+                ptypes.append("...")
+                continue
+            t, v = typed_operand(p)
+            ptypes.append(norm_type(t))
+            params.append(f"{fid}/{v}" if v.startswith("%") else "")
+        proto = f"{norm_type(rtype)}({','.join(ptypes)})"
+        fn: dict[str, Any] = {"name": sym, "internal": sym in self.internal, "params": params,
+              "proto": proto, "loc": "", "blocks": {}, "entry": ""}
+        dm = re.search(r"!dbg (![\d]+)", head)
+        if dm:
+            md = self.meta.get(dm.group(1), "")
+            lm = re.search(r"line: (\d+)", md)
+            fn["loc"] = f"{self._file_of(dm.group(1))}:{lm.group(1) if lm else 0}"
+        self.functions[fid] = fn
+        i = start + 1
+        block = "entry"
+        first = True
+        events: list[Any] = []
+        succ: list[str] = []
+        blocks: dict[str, list[Any]] = {}
+        pending = ""
+        while i < len(self.lines):
+            ln = self.lines[i]
+            i += 1
+            if ln.startswith("}"):
+                break
+            s = ln.strip()
+            if not s or s.startswith(";"):
+                continue
+            if pending:
+                s = pending + " " + s
+                pending = ""
+            if s.startswith("switch ") and not s.rstrip().endswith("]"):
+                pending = s
+                continue
+            lm = re.match(r'^([-\w.$"]+):(\s|$)', s)
+            if lm and not s.startswith("%"):
+                if not first or events or succ:
+                    blocks[block] = [events, succ]
+                block = lm.group(1).strip('"')
+                if first:
+                    fn["entry"] = block
+                first = False
+                events, succ = [], []
+                continue
+            if first:
+                fn["entry"] = block
+                first = False
+            self.instr(fid, s, events, succ)
+        blocks[block] = [events, succ]
+        fn["blocks"] = blocks
+        return i
+
+    def instr(self, fid: str, s: str, events: list[Any], succ: list[Any]) -> None:
+        body = re.sub(r"(, !\w+ ![\w.]+)+\s*$", "", s)
+        body = re.sub(r"(, !\w+ !\{[^}]*\})+\s*$", "", body)
+        dst = None
+        m = re.match(r'(%[-\w.$"]+) = (.*)$', body)
+        if m:
+            dst = f"{fid}/{m.group(1)}"
+            body = m.group(2)
+        op = body.split(" ", 1)[0]
+        rest = body[len(op):].strip()
+        if op in ("br", "switch", "indirectbr"):
+            succ.extend(x.strip('"') for x in re.findall(r'label %([-\w.$"]+)', body))
+            return
+        if op == "ret":
+            if rest != "void":
+                t, v = typed_operand(rest)
+                node = self.operand(fid, t, v)
+                if node:
+                    self.cons.append(["copy", f"{fid}/#ret", node])
+            return
+        if op in ("call", "tail", "musttail", "notail", "callbr", "invoke"):
+            self.call(fid, dst, body, s, events, succ)
+            return
+        if op == "getelementptr":
+            parts = split_top(rest.replace("inbounds ", "", 1))
+            bt, bv = typed_operand(parts[1])
+            base = self.operand(fid, bt, bv)
+            if dst:
+                self.gep(dst, parts[0], base, parts[1:])
+            if m and parts[0].strip().startswith("%"):
+                steps = self.gep_steps(parts[0], parts[1:])
+                if steps:
+                    name = m.group(1)[1:].strip('"')
+                    s0, k0 = steps[-1]
+                    if not re.match(r"^\d+$", name):
+                        names = self.fields.setdefault(f"{s0}.{k0}", [])
+                        if name not in names and len(names) < 4 and \
+                                not (names and names[0].startswith("=")):
+                            names.append(name)
+            return
+        if op == "load":
+            parts = split_top(rest.replace("volatile ", "", 1))
+            pt, pv = typed_operand(parts[1])
+            ptr = self.operand(fid, pt, pv)
+            if ptr and dst:
+                self.cons.append(["load", dst, ptr])
+                events.append(["ld", ptr, self.loc(s)])
+            return
+        if op == "store":
+            parts = split_top(rest.replace("volatile ", "", 1))
+            vt, vv = typed_operand(parts[0])
+            pt, pv = typed_operand(parts[1])
+            val = self.operand(fid, vt, vv)
+            ptr = self.operand(fid, pt, pv)
+            if ptr:
+                if val:
+                    self.cons.append(["store", ptr, val])
+                events.append(["st", ptr, self.loc(s)])
+            return
+        if op in ("bitcast", "ptrtoint", "inttoptr", "addrspacecast", "trunc",
+                  "zext", "sext", "freeze"):
+            inner = re.sub(r"\s+to\s+.*$", "", rest)
+            t, v = typed_operand(inner)
+            src = self.operand(fid, t, v)
+            if src and dst:
+                self.cons.append(["copy", dst, src])
+            return
+        if op == "phi":
+            t, i = read_type(rest)
+            for vv in re.findall(r"\[\s*(.*?),\s*%[-\w.$\"]+\s*\]", rest[i:]):
+                src = self.operand(fid, t, vv)
+                if src and dst:
+                    self.cons.append(["copy", dst, src])
+            return
+        if op == "select":
+            for p in split_top(rest)[1:]:
+                t, v = typed_operand(p)
+                src = self.operand(fid, t, v)
+                if src and dst:
+                    self.cons.append(["copy", dst, src])
+            return
+        if op in ("add", "sub", "or", "and", "xor"):
+            r2 = re.sub(r"^((nuw|nsw|exact|disjoint) )+", "", rest)
+            t, i = read_type(r2)
+            for v in split_top(r2[i:]):
+                src = self.operand(fid, t, v)
+                if src and dst:
+                    self.cons.append(["copy", dst, src])
+            return
+        if op in ("extractvalue", "insertvalue"):
+            for p in split_top(rest):
+                try:
+                    t, v = typed_operand(p)
+                except ValueError:
+                    continue
+                src = self.operand(fid, t, v)
+                if src and dst:
+                    self.cons.append(["copy", dst, src])
+            return
+        if op == "alloca" and dst:
+            self.cons.append(["addr", dst, f"A:{dst}"])
+            return
+        if op in ("atomicrmw", "cmpxchg"):
+            parts = split_top(re.sub(r"^(volatile |weak )+", "", rest))
+            i0 = 1 if op == "atomicrmw" else 0
+            try:
+                pt, pv = typed_operand(parts[i0] if op == "cmpxchg" else
+                                       re.sub(r"^\w+ ", "", parts[0]))
+            except ValueError:
+                return
+            ptr = self.operand(fid, pt, pv)
+            if ptr:
+                events.append(["st", ptr, self.loc(s)])
+            return
+
+    def call(self, fid: str, dst: str | None, body: str, raw: str,
+             events: list[Any], succ: list[Any]) -> None:
+        if body.startswith("callbr"):
+            succ.extend(x.strip('"') for x in re.findall(r'label %([-\w.$"]+)', body))
+            body = body[:body.index(" to label")] if " to label" in body else body
+        body = re.sub(r"\s*#\d+\s*$", "", body)
+        body = re.sub(r"\s*(\[[^\]]*\]\s*)$", "", body)  # operand bundles
+        if not body.endswith(")"):
+            return
+        # the argument list is the last top-level (...)
+        depth = 0
+        q = False
+        start = -1
+        for j in range(len(body) - 1, -1, -1):
+            ch = body[j]
+            if ch == '"':
+                q = not q
+            if q:
+                continue
+            if ch in ")]}>":
+                depth += 1
+            elif ch in "([{<":
+                depth -= 1
+                if depth == 0:
+                    start = j
+                    break
+        if start < 0:
+            return
+        args_s = body[start + 1:-1]
+        head = body[:start].rstrip()
+        loc = self.loc(raw)
+        if re.search(r'\basm\b', head):
+            side = " sideeffect" in head
+            cm = re.search(r'asm[^"]*"((?:[^"\\]|\\.)*)", "((?:[^"\\]|\\.)*)"', head)
+            constraints = cm.group(2).split(",") if cm else []
+            text = cm.group(1) if cm else ""
+            aargs = split_top(args_s)
+            ai = 0
+            for c in constraints:
+                if c.startswith("=") and "*" not in c:
+                    continue
+                if c.startswith("~"):
+                    break
+                if ai >= len(aargs):
+                    break
+                t, v = typed_operand(aargs[ai])
+                node = self.operand(fid, t, v)
+                if node and "*" in c:
+                    write = c.startswith("=") or c.startswith("+")
+                    self.asm.append([fid, node, side, write, loc])
+                    events.append(["pc", node, write, side, loc])
+                elif node and dst and text.strip() == "":
+                    # RELOC_HIDE-style laundering: asm "" "=r,0"(ptr)
+                    self.cons.append(["copy", dst, node])
+                ai += 1
+            return
+        # callee: the token before the argument list
+        cm = re.search(r'(@("[^"]+"|[-\w.$]+)|%[-\w.$"]+)$', head)
+        callee_direct = None
+        fp = None
+        if cm:
+            tok = cm.group(1)
+            if tok.startswith("@"):
+                callee_direct = self.gname(tok[1:].strip('"'))
+            else:
+                fp = f"{fid}/{tok}"
+            pre = head[:cm.start()]
+        elif head.endswith(")"):
+            # bitcast (T @f to U)
+            j = head.rindex("(", 0, len(head))
+            depth = 0
+            for j in range(len(head) - 1, -1, -1):
+                if head[j] == ")":
+                    depth += 1
+                elif head[j] == "(":
+                    depth -= 1
+                    if depth == 0:
+                        break
+            inner = head[j + 1:-1]
+            bm = re.search(r'@("[^"]+"|[-\w.$]+) to ', inner)
+            if bm:
+                callee_direct = self.gname(bm.group(1).strip('"'))
+            else:
+                return
+            pre = re.sub(r"\b(bitcast|getelementptr)\s*$", "", head[:j]).rstrip()
+        else:
+            return
+        pre = re.sub(r"^(tail |musttail |notail )?(call|callbr|invoke)\s*", "", pre.strip())
+        for kw in ("fastcc", "coldcc", "noundef", "signext", "zeroext", "inreg", "nonnull",
+                   "noalias"):
+            pre = re.sub(rf"(^| ){kw}(?= |$)", " ", pre)
+        pre = re.sub(r"dereferenceable(_or_null)?\(\d+\)|align \d+", " ", pre).strip()
+        args: list[str] = []
+        atypes: list[str] = []
+        consts: list[int | None] = []
+        for a in split_top(args_s):
+            try:
+                t, v = typed_operand(a)
+            except ValueError:
+                args.append("")
+                atypes.append("?")
+                consts.append(None)
+                continue
+            atypes.append(norm_type(t))
+            node = self.operand(fid, t, v)
+            args.append(node or "")
+            consts.append(int(v) if re.match(r"^-?\d+$", v) else None)
+        rtype = pre
+        if "(" in rtype:        # explicit function type (varargs)
+            proto = norm_type(rtype.replace(" (", "(", 1))
+        else:
+            proto = f"{norm_type(rtype)}({','.join(atypes)})"
+        if callee_direct and callee_direct.startswith("llvm."):
+            if callee_direct.startswith(("llvm.memcpy", "llvm.memmove")) and len(args) >= 2:
+                if args[0] and args[1]:
+                    self.cons.append(["memcpy", args[0], args[1]])
+            return
+        site = len(self.calls)
+        self.calls.append([fid, callee_direct or "", fp or "", args, dst or "",
+                           loc, proto, consts])
+        events.append(["call", site])
+
+    def parse(self) -> None:
+        self.scan()
+        self.functions_defined: set[str] = set()
+        self.functions_declared: set[str] = set()
+        for ln in self.lines:
+            if ln.startswith(("define ", "declare ")):
+                m = re.search(r'@("[^"]+"|[-\w.$]+)\(', ln)
+                if m:
+                    (self.functions_defined if ln.startswith("define")
+                     else self.functions_declared).add(m.group(1).strip('"'))
+        self.di_fields()
+        self.scan_globals()
+        i = 0
+        while i < len(self.lines):
+            if self.lines[i].startswith("define "):
+                i = self.parse_function(i)
+            else:
+                i += 1
+        for sym in self.functions_declared:
+            self.functions.setdefault(self.gname(sym), None)
+
+    def facts(self) -> dict[Any, Any]:
+        return {"tu": self.tu,
+                "functions": {k: v for k, v in self.functions.items() if v},
+                "declared": sorted(k for k, v in self.functions.items() if not v),
+                "globals": self.globals, "fields": self.fields,
+                "cons": self.cons, "calls": self.calls, "asm": self.asm}
+
+
+def main() -> int:
+    args = sys.argv[1:]
+    if len(args) < 2:
+        print(__doc__.split("\n\n")[1], file=sys.stderr)
+        return 2
+    tu = os.path.basename(args[0])
+    if "--tu" in args:
+        tu = args[args.index("--tu") + 1]
+    tu = re.sub(r"\.ll$", ".c", tu)
+    try:
+        with open(args[0], encoding="utf-8", errors="replace") as f:
+            unit = TU(f.read(), tu)
+        unit.parse()
+    except (ValueError, IndexError, AttributeError) as e:
+        print(f"ir_facts: {args[0]}: cannot parse: {e}", file=sys.stderr)
+        return 1
+    tmp = args[1] + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump(unit.facts(), f, separators=(",", ":"))
+    os.replace(tmp, args[1])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,108 @@
+"""The analysis's knowledge of the kernel: lock primitives, the softirq
+dispatcher (a barrier), vector roots and per-dispatcher resolution.
+Names are linux-6.1's; tests/analysis-worlds/stub/ uses the same ones.
+Every entry is a fact about the kernel, with the reason it holds."""
+
+from typing import Any
+
+VECTORS = ("HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL",
+           "TASKLET", "SCHED", "HRTIMER", "RCU")
+
+# Event kinds of a call to a primitive.
+ACQUIRE_KINDS = {"lock", "lock_bh", "try", "try_bh", "read1"}
+HOLD_KINDS = {"lock", "lock_bh", "try", "try_bh", "bh_off"}
+BH_KINDS = {"lock_bh", "try_bh", "bh_off"}
+TRY_KINDS = {"try", "try_bh"}
+LOCKLESS_KINDS = {"bh_off"}
+RELEASE_OF = {
+    "lock": {"unlock", "unlock_bh"},
+    "try": {"unlock", "unlock_bh"},
+    "lock_bh": {"unlock_bh", "unlock"},
+    "try_bh": {"unlock_bh", "unlock"},
+    "bh_off": {"bh_on"},
+}
+
+
+def _prims() -> dict[Any, Any]:
+    p = {}
+    for pre in ("_raw", "__raw"):
+        for lk in ("spin", "read", "write"):
+            for suf in ("", "_nested", "_irq", "_irqsave", "_irqsave_nested",
+                        "_nest_lock"):
+                p[f"{pre}_{lk}_lock{suf}"] = ("lock", 0)
+            p[f"{pre}_{lk}_lock_bh"] = ("lock_bh", 0)
+            p[f"{pre}_{lk}_trylock"] = ("try", 0)
+            p[f"{pre}_{lk}_trylock_bh"] = ("try_bh", 0)
+            for suf in ("", "_irq", "_irqrestore"):
+                p[f"{pre}_{lk}_unlock{suf}"] = ("unlock", 0)
+            p[f"{pre}_{lk}_unlock_bh"] = ("unlock_bh", 0)
+    # bit spinlocks: the word is the lock (include/linux/bit_spinlock.h)
+    p["bit_spin_lock"] = ("lock", 1)
+    p["bit_spin_trylock"] = ("try", 1)
+    p["bit_spin_unlock"] = ("unlock", 1)
+    p["__bit_spin_unlock"] = ("unlock", 1)
+    # a seqlock reader spins while a writer is inside: an acquisition
+    # that is not held (include/linux/seqlock.h)
+    p["read_seqbegin"] = ("read1", 0)
+    p["read_seqbegin_or_lock"] = ("read1", 0)
+    # BH sections without a lock (include/linux/bottom_half.h)
+    p["__local_bh_disable_ip"] = ("bh_off", -1)
+    p["__local_bh_enable_ip"] = ("bh_on", -1)
+    p["_local_bh_enable"] = ("bh_on", -1)
+    return p
+
+
+PRIMITIVES = _prims()
+
+# Functions never traversed from a vector: softirq handlers do not nest,
+# so the dispatcher returns at once when a handler enables BH again
+# (kernel/softirq.c: do_softirq() and irq exit test in_interrupt()).
+BARRIERS = {
+    "do_softirq", "__do_softirq", "handle_softirqs", "invoke_softirq",
+    "do_softirq_own_stack", "irq_exit", "irq_exit_rcu", "__irq_exit_rcu",
+    "run_ksoftirqd", "__local_bh_run_unmasked",
+}
+
+# Wrappers whose lock argument must not be lifted to their callers.
+NO_LIFT: set[Any] = set()
+
+OPEN_SOFTIRQ = "open_softirq"
+
+# Per-dispatcher resolution of the indirect calls inside a function:
+# ("param", [(api, argument index)]): the functions given to those APIs;
+# ("hrtimer", None): callbacks of hrtimer objects set up with a soft mode.
+DISPATCH = {
+    # kernel/rcu/tree.c: rcu_do_batch() runs what call_rcu() queued; the
+    # same struct callback_head carries task_work callbacks (process
+    # context), which type alone would mix in.
+    "rcu_do_batch": ("param", [("call_rcu", 1), ("call_rcu_hurry", 1)]),
+    # kernel/time/hrtimer.c: __run_hrtimer() runs hard timers from the
+    # hard interrupt and soft ones from HRTIMER_SOFTIRQ.
+    "__run_hrtimer": ("hrtimer", None),
+}
+HRTIMER_STRUCT = "%struct.hrtimer"
+HRTIMER_FIELD = "function"
+HRTIMER_MODE_SOFT = 0x04
+HRTIMER_INIT = {"hrtimer_init": (0, 2), "hrtimer_init_on_stack": (0, 2),
+                "hrtimer_init_sleeper": (0, 2),
+                "hrtimer_init_sleeper_on_stack": (0, 2)}
+
+RELEASE_KINDS = {"unlock", "unlock_bh", "bh_on"}
+
+# Per-CPU variables whose raw (non-this_cpu) accesses never need a vector
+# masked: each is changed by its own CPU only, in balanced nesting steps
+# or once at boot, so a softirq that runs in between leaves it as it was.
+PERCPU_IGNORE = {
+    "__preempt_count": "preempt_count_add/sub: balanced at every level",
+    "this_cpu_off": "set once at boot",
+    "cpu_number": "set once at boot",
+    "current_task": "switched only by the scheduler with interrupts off",
+    "pcpu_hot": "current task and preempt count: as above",
+    "hardirq_stack_ptr": "set once at boot",
+    "hardirq_stack_inuse": "hard interrupt entry and exit, balanced",
+    "softirq_masked": "the masking state itself (core series)",
+}
+
+
+def percpu_ignored(gid: str) -> bool:
+    return gid.split(":")[-1] in PERCPU_IGNORE

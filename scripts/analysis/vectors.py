@@ -1,0 +1,968 @@
+#!/usr/bin/env python3
+"""Which softirq vectors must each BH section mask: the world-wide solve.
+
+Usage:  vectors.py --facts DIR --out DIR [--world NAME] [--overrides FILE]
+Reads:  DIR/*.json written by scripts/analysis/ir_facts.py (one per
+        translation unit of the world), scripts/analysis/rules.py.
+Writes: OUT/masks.txt (class and section masks), OUT/vectors.json (the
+        same with evidence), OUT/evidence.md (for reviewers),
+        OUT/summary.txt (counts and the indirect-call precision table).
+Exit:   0 done, 2 usage error or no facts.
+
+The rules (see scripts/analysis/README.md):
+- points-to: field-based and flow-insensitive (every struct S field k is
+  one abstract location), whole world, parameters and returns linked at
+  every resolved call;
+- indirect calls: the functions the loaded pointer can hold (typed
+  fields, data flow through parameters), plus, as the sound fallback,
+  escaped functions of the same prototype; a pointer with no known
+  value reaches every address-taken function of its prototype;
+- vectors: a function runs in V when reachable from V's open_softirq()
+  handler, not through the softirq dispatcher (a barrier), with the
+  per-dispatcher rules of rules.py (RCU callbacks are call_rcu()'s,
+  HRTIMER callbacks are those of soft hrtimer objects);
+- a lock wrapper (a function whose lock argument is its own parameter)
+  acquires at its call sites, so the class is the caller's argument;
+- class mask(L) = vectors taking L or any lock ordered before L;
+  section mask = union of class masks over the section's lock and every
+  lock (and raw per-CPU write) inside it, callees included.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import argparse
+import glob
+import json
+import os
+import re
+import sys
+import time
+from collections import defaultdict, deque
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import rules  # noqa: E402
+
+VECTORS = rules.VECTORS
+
+
+def mask_str(vs: Any) -> str:
+    vs = set(vs)
+    if not vs:
+        return "NONE"
+    if len(vs) == len(VECTORS):
+        return "ALL"
+    return "|".join(v for v in VECTORS if v in vs)
+
+
+class World:
+    def __init__(self) -> None:
+        self.functions: dict[str, dict[Any, Any]] = {}
+        self.declared: set[str] = set()
+        self.globals: dict[str, dict[Any, Any]] = {}
+        self.fieldnames: dict[str, list[Any]] = defaultdict(list)
+        self.cons: list[list[Any]] = []
+        self.calls: list[list[Any]] = []
+        self.fn_tu: dict[str, str] = {}
+
+    def load(self, paths: list[str]) -> None:
+        for p in paths:
+            with open(p, encoding="utf-8") as f:
+                d = json.load(f)
+            base = len(self.calls)
+            for fid, fn in d["functions"].items():
+                if fid in self.functions:
+                    continue        # a second definition (weak): keep one
+                for b in fn["blocks"].values():
+                    for ev in b[0]:
+                        if ev[0] == "call":
+                            ev[1] += base
+                self.functions[fid] = fn
+                self.fn_tu[fid] = d["tu"]
+            self.declared.update(d["declared"])
+            self.globals.update(d["globals"])
+            for k, names in d["fields"].items():
+                for n in names:
+                    if n not in self.fieldnames[k]:
+                        self.fieldnames[k].append(n)
+            self.cons.extend(d["cons"])
+            self.calls.extend(d["calls"])
+        self.declared -= set(self.functions)
+
+    # ---- naming ------------------------------------------------------
+    def field_name(self, key: str) -> str:
+        names = self.fieldnames.get(key, [])
+        if not names:
+            return key.rsplit(".", 1)[1]
+        exact = [n[1:] for n in names if n.startswith("=")]
+        if exact:
+            return str(exact[0])
+        bare = [n for n in names if not re.search(r"\d$", n)]
+        if bare:
+            return str(min(bare, key=len))
+        stems = {re.sub(r"\d+$", "", n) for n in names}
+        if len(stems) == 1 and len(names) > 1:
+            return stems.pop()
+        return str(min(names, key=len))
+
+    def class_name(self, loc: str) -> str:
+        if loc.startswith("F:"):
+            s, k = loc[2:].rsplit(".", 1)
+            tag = re.sub(r"^%(struct|union)\.", "", s)
+            return f"{tag}.{self.field_name(loc[2:])}"
+        if loc.startswith("G:"):
+            return loc[2:]
+        if loc.startswith("P:"):
+            return "percpu:" + loc[2:]
+        if loc.startswith("A:"):
+            fid, val = loc[2:].split("/", 1)
+            return f"{fid}:{val.lstrip('%')}"
+        return loc
+
+    @staticmethod
+    def fn_name(fid: str) -> str:
+        return fid
+
+
+class Solver:
+    """Andersen-style inclusion constraints with dynamic call edges."""
+
+    def __init__(self, w: World) -> None:
+        self.w = w
+        self.pts: dict[str, set[Any]] = defaultdict(set)
+        self.succ: dict[str, set[Any]] = defaultdict(set)
+        self.loads: dict[str, list[Any]] = defaultdict(list)
+        self.stores: dict[str, list[Any]] = defaultdict(list)
+        self.memcpys: dict[str, list[Any]] = defaultdict(list)
+        self.pcpu: dict[str, list[Any]] = defaultdict(list)
+        self.icalls: dict[str, list[Any]] = defaultdict(list)
+        self.targets: dict[int, set[Any]] = defaultdict(set)
+        self.work: deque[Any] = deque()
+        self.inwork: set[Any] = set()
+        self.pending_delta: dict[str, set[Any]] = defaultdict(set)
+
+    def add_pts(self, n: str, vals: Any) -> None:
+        new = set(vals) - self.pts[n]
+        if new:
+            self.pts[n] |= new
+            self.pending_delta[n] |= new
+            if n not in self.inwork:
+                self.inwork.add(n)
+                self.work.append(n)
+
+    def add_edge(self, src: str, dst: str) -> None:
+        if dst in self.succ[src] or src == dst:
+            return
+        self.succ[src].add(dst)
+        if self.pts.get(src):
+            self.add_pts(dst, self.pts[src])
+
+    def setup(self) -> None:
+        for c in self.w.cons:
+            k = c[0]
+            if k == "addr":
+                self.add_pts(c[1], [c[2]])
+            elif k == "copy":
+                self.add_edge(c[2], c[1])
+            elif k == "load":
+                self.loads[c[2]].append(c[1])
+            elif k == "store":
+                self.stores[c[1]].append(c[2])
+            elif k == "store_at":
+                self.add_edge(c[2], "C|" + c[1])
+            elif k == "memcpy":
+                self.memcpys[c[1]].append(("dst", c[2]))
+                self.memcpys[c[2]].append(("src", c[1]))
+            elif k == "pcpu":
+                self.pcpu[c[2]].append(c[1])
+        for site, call in enumerate(self.w.calls):
+            fid, callee, fp, args, dst = call[0], call[1], call[2], call[3], call[4]
+            if callee:
+                self.bind(site, callee)
+            elif fp:
+                self.icalls[fp].append(site)
+
+    def bind(self, site: int, callee: str) -> None:
+        if callee in self.targets[site]:
+            return
+        self.targets[site].add(callee)
+        fn = self.w.functions.get(callee)
+        if not fn:
+            return
+        args = self.w.calls[site][3]
+        for a, p in zip(args, fn["params"]):
+            if a and p:
+                self.add_edge(a, p)
+        dst = self.w.calls[site][4]
+        if dst:
+            self.add_edge(f"{callee}/#ret", dst)
+
+    def run(self) -> None:
+        while self.work:
+            n = self.work.popleft()
+            self.inwork.discard(n)
+            delta = self.pending_delta.pop(n, set())
+            if not delta:
+                continue
+            for d in list(self.succ.get(n, ())):
+                self.add_pts(d, delta)
+            locs = [v for v in delta if v[:2] in ("F:", "G:", "A:")]
+            if locs:
+                for dst in self.loads.get(n, ()):
+                    for l in locs:
+                        self.add_edge("C|" + l, dst)
+                for val in self.stores.get(n, ()):
+                    for l in locs:
+                        self.add_edge(val, "C|" + l)
+                for role, other in self.memcpys.get(n, ()):
+                    for l in locs:
+                        for l2 in [v for v in self.pts.get(other, ())
+                                   if v[:2] in ("F:", "G:", "A:")]:
+                            if role == "dst":
+                                self.add_edge("C|" + l2, "C|" + l)
+                            else:
+                                self.add_edge("C|" + l, "C|" + l2)
+            pc = [v for v in delta if v.startswith("P:")]
+            if pc:
+                for d in self.pcpu.get(n, ()):
+                    self.add_pts(d, pc)
+            fns = [v[3:] for v in delta if v.startswith("FN:")]
+            if fns:
+                for site in self.icalls.get(n, ()):
+                    for f in fns:
+                        self.bind(site, f)
+
+
+class Analysis:
+    def __init__(self, w: World, overrides: list[dict[Any, Any]]) -> None:
+        self.w = w
+        self.s = Solver(w)
+        self.overrides = overrides
+        self.notes: list[str] = []
+
+    # ---- points-to with the fallback rounds -------------------------
+    def solve(self) -> None:
+        s, w = self.s, self.w
+        s.setup()
+        s.run()
+        self.by_proto: dict[str, set[Any]] = defaultdict(set)
+        for fid, fn in w.functions.items():
+            self.by_proto[fn["proto"]].add(fid)
+        rounds = 0
+        while True:
+            rounds += 1
+            taken = {v[3:] for vals in s.pts.values() for v in vals if v.startswith("FN:")}
+            self.address_taken = taken
+            escaped = set()
+            for p, vals in s.stores.items():
+                if not any(v[:2] in ("F:", "G:", "A:") for v in s.pts.get(p, ())):
+                    for v in vals:
+                        escaped |= {x[3:] for x in s.pts.get(v, ()) if x.startswith("FN:")}
+            for call in w.calls:
+                if call[1] and call[1] in w.declared and call[1] not in rules.PRIMITIVES:
+                    for a in call[3]:
+                        if a:
+                            escaped |= {x[3:] for x in s.pts.get(a, ()) if x.startswith("FN:")}
+            self.escaped = escaped
+            added = 0
+            for site, call in enumerate(w.calls):
+                fp = call[2]
+                if not fp:
+                    continue
+                fid = call[0]
+                if w.functions.get(fid, {}).get("name") in rules.DISPATCH:
+                    continue
+                proto = call[6]
+                held = {x[3:] for x in s.pts.get(fp, ()) if x.startswith("FN:")}
+                same = self.by_proto.get(proto, set())
+                extra = (same & taken) if not held else (same & escaped)
+                for f in extra:
+                    if f not in s.targets[site]:
+                        s.bind(site, f)
+                        added += 1
+            s.run()
+            if not added or rounds > 10:
+                break
+        self.rounds = rounds
+        self.dispatch()
+
+    def fnodes(self, node: str) -> set[Any]:
+        return {x[3:] for x in self.s.pts.get(node, ()) if x.startswith("FN:")}
+
+    def dispatch(self) -> None:
+        """Per-dispatcher resolution: the indirect calls of the functions
+        in rules.DISPATCH reach only what their registration API was
+        given (RCU), or the callbacks of soft objects (hrtimer)."""
+        s, w = self.s, self.w
+        api_fns: dict[str, set[Any]] = defaultdict(set)
+        for fid, fn in w.functions.items():
+            name = fn["name"]
+            for disp, rule in rules.DISPATCH.items():
+                if rule[0] == "param":
+                    for api, idx in rule[1] or []:
+                        if name == api and idx < len(fn["params"]):
+                            api_fns[disp] |= self.fnodes(fn["params"][idx])
+        soft = self.soft_hrtimer_functions()
+        api_fns.update({d: soft for d, r in rules.DISPATCH.items() if r[0] == "hrtimer"})
+        self.soft_objects_note = soft
+        changed = True
+        while changed:
+            changed = False
+            for site, call in enumerate(w.calls):
+                fid, fp = call[0], call[2]
+                if not fp:
+                    continue
+                name = w.functions.get(fid, {}).get("name")
+                if name in rules.DISPATCH:
+                    want = api_fns.get(name, set())
+                    cur = s.targets[site]
+                    if cur - want:
+                        cur.intersection_update(want)
+                    for f in want - cur:
+                        s.bind(site, f)
+                        changed = True
+            s.run()
+
+    def soft_hrtimer_functions(self) -> set[Any]:
+        """Callbacks stored into struct hrtimer.function of an object that
+        hrtimer_init() set up with a SOFT mode (or an unknown mode), or
+        whose object is unknown."""
+        s, w = self.s, self.w
+        fkey = None
+        for key, names in w.fieldnames.items():
+            if key.startswith(f"{rules.HRTIMER_STRUCT}.") and \
+                    w.field_name(key) == rules.HRTIMER_FIELD:
+                fkey = "F:" + key
+        if not fkey:
+            return set()
+        soft_objs, hard_objs = set(), set()
+        for call in w.calls:
+            callee = call[1]
+            if w.functions.get(callee, {}).get("name", callee) in rules.HRTIMER_INIT:
+                idx_obj, idx_mode = rules.HRTIMER_INIT[w.functions.get(callee, {}).get(
+                    "name", callee)]
+                objs = {v for v in s.pts.get(call[3][idx_obj], ()) if v[:2] in ("F:", "G:", "A:")} \
+                    if idx_obj < len(call[3]) and call[3][idx_obj] else set()
+                mode = call[7][idx_mode] if idx_mode < len(call[7]) else None
+                if mode is not None and not mode & rules.HRTIMER_MODE_SOFT:
+                    hard_objs |= objs
+                else:
+                    soft_objs |= objs
+        # objects of every GEP into struct hrtimer.function
+        base_of: dict[str, set[Any]] = defaultdict(set)
+        copy_src: dict[str, list[Any]] = defaultdict(list)
+        for c in w.cons:
+            if c[0] == "base":
+                if c[3]:
+                    base_of[c[1]].add(c[3])
+                else:
+                    base_of[c[1]] |= {v for v in s.pts.get(c[2], ())
+                                      if v[:2] in ("F:", "G:", "A:")}
+            elif c[0] == "copy":
+                copy_src[c[1]].append(c[2])
+        result = set()
+        self.hrtimer_objects = {"soft": sorted(soft_objs), "hard": sorted(hard_objs - soft_objs)}
+        for ptr, vals in s.stores.items():
+            if fkey not in s.pts.get(ptr, ()):
+                continue
+            node, objs = ptr, set()
+            for _ in range(8):
+                if node in base_of:
+                    objs = base_of[node]
+                    break
+                srcs = copy_src.get(node, [])
+                if len(srcs) != 1:
+                    break
+                node = srcs[0]
+            # an object hrtimer_init() gave a hard mode, and nothing else
+            if objs and objs <= (hard_objs - soft_objs):
+                continue
+            for v in vals:
+                result |= self.fnodes(v)
+        for v in s.pts.get("C|" + fkey, ()):
+            pass
+        return result
+
+    # ---- acquisitions ---------------------------------------------------
+    def derive_param(self) -> dict[str, int]:
+        """node -> parameter index, for values that are a parameter of
+        their function up to casts and lock-internal GEPs."""
+        single: dict[str, list[Any]] = defaultdict(list)
+        for c in self.w.cons:
+            if c[0] == "copy":
+                single[c[1]].append(c[2])
+        pidx: dict[str, int] = {}
+        for fid, fn in self.w.functions.items():
+            for i, p in enumerate(fn["params"]):
+                if p:
+                    pidx[p] = i
+        memo: dict[str, int] = {}
+
+        def walk(n: str, depth: int = 0) -> int:
+            if n in pidx:
+                return pidx[n]
+            if n in memo:
+                return memo[n]
+            r = -1
+            srcs = single.get(n, [])
+            if len(srcs) == 1 and depth < 16:
+                r = walk(srcs[0], depth + 1)
+            memo[n] = r
+            return r
+        self._walk = walk
+        return pidx
+
+    def site_events(self) -> None:
+        """For every call site, the lock events it performs: a primitive
+        called directly, or a wrapper whose lock is its parameter
+        (lifted to the caller's argument)."""
+        w, s = self.w, self.s
+        self.derive_param()
+        # wrapper summaries: fid -> [(kind, param index, primitive)]
+        lifted: dict[str, list[Any]] = defaultdict(list)
+        self.events: dict[int, list[Any]] = defaultdict(list)
+        prim_sites = []
+        for site, call in enumerate(w.calls):
+            callee = call[1]
+            if callee in rules.PRIMITIVES:
+                prim_sites.append(site)
+        # iterate: a wrapper of a wrapper lifts again
+        lifted_sites: set[Any] = set()
+        work = deque(prim_sites)
+        direct_kind: dict[int, tuple[Any, ...]] = {}
+        for site in prim_sites:
+            kind, idx = rules.PRIMITIVES[w.calls[site][1]]
+            direct_kind[site] = (kind, idx, w.calls[site][1])
+        seen = set()
+        while work:
+            site = work.popleft()
+            if site in seen:
+                continue
+            seen.add(site)
+            call = w.calls[site]
+            fid = call[0]
+            kinds = [direct_kind[site]] if site in direct_kind else \
+                [(k, i, p) for (k, i, p) in lifted.get(call[1], [])]
+            for kind, idx, prim in kinds:
+                node = call[3][idx] if idx < len(call[3]) and idx >= 0 else ""
+                pi = self._walk(node) if node and kind != "bh_off" and kind != "bh_on" else -1
+                fn = w.functions.get(fid)
+                if pi >= 0 and fn and fn["name"] not in rules.NO_LIFT and \
+                        self.has_callers(fid):
+                    entry = (kind, pi, prim)
+                    if entry not in lifted[fid]:
+                        lifted[fid].append(entry)
+                        for s2 in self.callers_sites(fid):
+                            seen.discard(s2)
+                            work.append(s2)
+                    lifted_sites.add((site, kind, idx))
+                else:
+                    ev = (kind, self.classes_of(node) if node else set(), prim, node)
+                    if ev not in self.events[site]:
+                        self.events[site].append(ev)
+        self.lifted = lifted
+
+    def lift_open_regions(self) -> None:
+        """A lock (or BH disable) still held when its function returns is
+        held in the caller: the acquisition is also an event of every call
+        site of that function (local_bh_disable(), lock_sock_fast()).  A
+        release of a lock its function never takes is likewise an event of
+        the call sites (spin_unlock_bh(), unlock_sock_fast())."""
+        w = self.w
+        self.lifted_out: set[Any] = set()
+        done: set[Any] = set()
+        for _round in range(12):
+            changed = False
+            for fid, fn in w.functions.items():
+                sites = self.callers.get(fid)
+                if not sites:
+                    continue
+                holds = [e for evs, _ in fn["blocks"].values() for ev in evs
+                         if ev[0] == "call" for e in self.events.get(ev[1], ())
+                         if e[0] in rules.HOLD_KINDS]
+                for bname, (evs, _succ) in fn["blocks"].items():
+                    for i, ev in enumerate(evs):
+                        if ev[0] != "call":
+                            continue
+                        for kind, classes, prim, node in list(self.events.get(ev[1], ())):
+                            key = (ev[1], kind, prim, frozenset(classes))
+                            if key in done:
+                                continue
+                            if kind in rules.HOLD_KINDS and kind not in rules.TRY_KINDS:
+                                _r, lift, _h = self.region(
+                                    fid, bname, i, self.ends_for(kind, classes, node))
+                            elif kind in rules.RELEASE_KINDS:
+                                lift = not any(
+                                    kind in rules.RELEASE_OF.get(h[0], ()) and
+                                    (h[3] == node or (h[1] & classes) or
+                                     (not h[1] and not classes)) for h in holds)
+                            else:
+                                lift = False
+                            if not lift:
+                                continue
+                            done.add(key)
+                            self.lifted_out.add(key)
+                            for s2 in sites:
+                                e2 = (kind, classes, prim, f"lifted:{fid}")
+                                if e2 not in self.events[s2]:
+                                    self.events[s2].append(e2)
+                                    changed = True
+            if not changed:
+                break
+
+    def has_callers(self, fid: str) -> bool:
+        return bool(self.callers.get(fid))
+
+    def callers_sites(self, fid: str) -> list[Any]:
+        return self.callers.get(fid, [])
+
+    def classes_of(self, node: str) -> set[Any]:
+        vals = self.s.pts.get(node, set())
+        return {v for v in vals if v[:2] in ("F:", "G:", "A:")}
+
+    # ---- call graph ----------------------------------------------------
+    def callgraph(self) -> None:
+        self.callers: dict[str, list[Any]] = defaultdict(list)
+        self.callees: dict[str, list[Any]] = defaultdict(list)
+        cut = {(o["caller"], o["callee"]) for o in self.overrides}
+        self.cut_used = set()
+        for site, tg in self.s.targets.items():
+            fid = self.w.calls[site][0]
+            for t in tg:
+                if (fid, t) in cut or (self.w.functions.get(fid, {}).get("name"),
+                                       self.w.functions.get(t, {}).get("name")) in cut:
+                    self.cut_used.add((fid, t))
+                    continue
+                self.callers[t].append(site)
+                self.callees[fid].append((site, t))
+
+    def is_barrier(self, fid: str) -> bool:
+        fn = self.w.functions.get(fid)
+        name = fn["name"] if fn else fid
+        return name in rules.BARRIERS or fid in rules.PRIMITIVES
+
+    def roots(self) -> dict[str, set[Any]]:
+        r: dict[str, set[Any]] = defaultdict(set)
+        for call in self.w.calls:
+            name = self.w.functions.get(call[1], {}).get("name", call[1])
+            if name == rules.OPEN_SOFTIRQ and call[7] and call[7][0] is not None:
+                nr = call[7][0]
+                if 0 <= nr < len(VECTORS) and len(call[3]) > 1 and call[3][1]:
+                    r[VECTORS[nr]] |= self.fnodes(call[3][1])
+        return r
+
+    def reach(self) -> None:
+        self.root_fns = self.roots()
+        self.parent: dict[str, dict[Any, Any]] = {}
+        self.reached: dict[str, set[Any]] = {}
+        for v in VECTORS:
+            par: dict[str, Any] = {}
+            q: deque[str] = deque()
+            for f in sorted(self.root_fns.get(v, ())):
+                par[f] = None
+                q.append(f)
+            while q:
+                f = q.popleft()
+                for site, t in self.callees.get(f, ()):
+                    if t in par or self.is_barrier(t):
+                        continue
+                    par[t] = (f, site)
+                    q.append(t)
+            self.parent[v] = par
+            self.reached[v] = set(par)
+
+    def chain(self, v: str, fid: str) -> list[str]:
+        steps = []
+        par = self.parent[v]
+        cur = fid
+        while cur is not None and par.get(cur) is not None:
+            f, site = par[cur]
+            steps.append(f"{f} -> {cur} ({self.w.calls[site][5]})")
+            cur = f
+        steps.append(f"{v} root {cur} ({self.w.functions.get(cur, {}).get('loc', '?')})")
+        return list(reversed(steps))
+
+    # ---- per-function event lists ------------------------------------
+    def fn_acqs(self, fid: str) -> list[tuple[Any, ...]]:
+        """(class, site, kind) acquisitions done at sites in fid, with
+        raw per-CPU accesses as ("P:x", loc, "pcpu-r|pcpu-w")."""
+        out: list[tuple[Any, ...]] = []
+        fn = self.w.functions[fid]
+        for bname, (evs, _succ) in fn["blocks"].items():
+            for ev in evs:
+                if ev[0] == "call":
+                    for kind, classes, prim, node in self.events.get(ev[1], ()):
+                        if kind in rules.ACQUIRE_KINDS:
+                            for c in classes:
+                                out.append((c, self.w.calls[ev[1]][5], kind))
+                            if not classes:
+                                out.append(("?", self.w.calls[ev[1]][5], kind))
+                elif ev[0] in ("ld", "st"):
+                    for p in self.s.pts.get(ev[1], ()):
+                        if p.startswith("P:") and not rules.percpu_ignored(p[2:]):
+                            out.append((p, ev[2], "pcpu-w" if ev[0] == "st" else "pcpu-r"))
+                elif ev[0] == "pc" and not ev[3]:
+                    for p in self.s.pts.get(ev[1], ()):
+                        if p.startswith("G:") and self.w.globals.get(p[2:], {}).get("percpu") \
+                                and not rules.percpu_ignored(p[2:]):
+                            out.append(("P:" + p[2:], ev[4], "pcpu-w" if ev[2] else "pcpu-r"))
+        return out
+
+    def takes(self) -> None:
+        self.vec: dict[str, set[Any]] = defaultdict(set)
+        self.vec_ev: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+        self.unresolved_in: dict[str, list[Any]] = defaultdict(list)
+        self.acq_cache = {f: self.fn_acqs(f) for f in self.w.functions}
+        for v in VECTORS:
+            for f in sorted(self.reached[v]):
+                for c, loc, kind in self.acq_cache.get(f, ()):
+                    if c == "?":
+                        self.unresolved_in[v].append((f, loc))
+                        continue
+                    self.vec[c].add(v)
+                    self.vec_ev.setdefault((c, v), (f, loc, kind))
+
+    # ---- held regions (sections and lock order) --------------------------
+    def region(self, fid: str, bname: str, idx: int, ends: Any) -> tuple[list[Any], bool, bool]:
+        """Events after (bname, idx) until an event for which ends(ev) is
+        true: returns (events, reaches_return_unended, hit_end)."""
+        fn = self.w.functions[fid]
+        blocks = fn["blocks"]
+        out, seen = [], set()
+        unended = False
+        stack = [(bname, idx + 1)]
+        hit = False
+        while stack:
+            b, i = stack.pop()
+            if (b, i) in seen or b not in blocks:
+                continue
+            seen.add((b, i))
+            evs, succ = blocks[b]
+            stopped = False
+            for ev in evs[i:]:
+                if ends(ev):
+                    stopped = True
+                    hit = True
+                    break
+                out.append(ev)
+            if stopped:
+                continue
+            if not succ:
+                unended = True
+            for n in succ:
+                stack.append((n, 0))
+        return out, unended, hit
+
+    def acq_trans(self) -> None:
+        """AcqT(f): classes (and raw per-CPU accesses) f or its callees take."""
+        memo: dict[str, set[Any]] = {}
+        order: list[str] = []
+        # iterative fixpoint over the call graph
+        acq = {f: {c for c, _l, k in self.acq_cache.get(f, ()) if c != "?"}
+               for f in self.w.functions}
+        changed = True
+        trans = {f: set[Any](a) for f, a in acq.items()}
+        while changed:
+            changed = False
+            for f in self.w.functions:
+                cur = trans[f]
+                before = len(cur)
+                for _site, t in self.callees.get(f, ()):
+                    if self.is_barrier(t) or t not in trans:
+                        continue
+                    cur |= trans[t]
+                if len(cur) != before:
+                    changed = True
+        del memo, order
+        self.trans = trans
+
+    def inner_of(self, fid: str, evs: list[Any]) -> set[Any]:
+        """Classes acquired (or raw per-CPU written) by events of fid."""
+        out = set()
+        for ev in evs:
+            if ev[0] == "call":
+                site = ev[1]
+                for kind, classes, prim, node in self.events.get(site, ()):
+                    if kind in rules.ACQUIRE_KINDS:
+                        out |= classes
+                for _s, t in [(site, t) for t in self.s.targets.get(site, ())]:
+                    if (self.w.calls[site][0], t) in self.cut_used or self.is_barrier(t):
+                        continue
+                    out |= {c for c in self.trans.get(t, ()) if not c.startswith("P:")} | \
+                        {c for c in self.trans.get(t, ()) if c.startswith("P:")}
+            elif ev[0] == "st":
+                out |= {p for p in self.s.pts.get(ev[1], ())
+                        if p.startswith("P:") and not rules.percpu_ignored(p[2:])}
+            elif ev[0] == "pc" and not ev[3] and ev[2]:
+                out |= {"P:" + p[2:] for p in self.s.pts.get(ev[1], ())
+                        if p.startswith("G:") and self.w.globals.get(p[2:], {}).get("percpu")
+                        and not rules.percpu_ignored(p[2:])}
+        return out
+
+    def ends_for(self, kind: str, classes: set[Any], node: str) -> Any:
+        rel = rules.RELEASE_OF.get(kind, ())
+
+        def ends(ev: Any) -> bool:
+            if ev[0] != "call":
+                return False
+            for k2, cl2, prim, n2 in self.events.get(ev[1], ()):
+                if k2 not in rel:
+                    continue
+                if k2 in ("bh_on",):
+                    return True
+                if n2 == node or (classes and classes & cl2) or (not classes and not cl2):
+                    return True
+            return False
+        return ends
+
+    def sections_and_order(self) -> None:
+        self.order: dict[str, set[Any]] = defaultdict(set)      # B -> {L}: B held while L taken
+        self.order_ev: dict[tuple[Any, ...], str] = {}
+        self.sections: list[dict[Any, Any]] = []
+        for fid, fn in self.w.functions.items():
+            for bname, (evs, _succ) in fn["blocks"].items():
+                for i, ev in enumerate(evs):
+                    if ev[0] != "call":
+                        continue
+                    for kind, classes, prim, node in self.events.get(ev[1], ()):
+                        if kind not in rules.HOLD_KINDS or \
+                                (ev[1], kind, prim, frozenset(classes)) in self.lifted_out:
+                            continue
+                        region, unended, hit = self.region(
+                            fid, bname, i, self.ends_for(kind, classes, node))
+                        inner = self.inner_of(fid, region)
+                        loc = self.w.calls[ev[1]][5]
+                        for b in classes:
+                            for l in inner:
+                                if l != b and not l.startswith("P:"):
+                                    self.order[b].add(l)
+                                    self.order_ev.setdefault((b, l), f"{fid} ({loc})")
+                        if kind in rules.BH_KINDS:
+                            if kind in rules.TRY_KINDS:
+                                # the path that reaches the return without
+                                # the unlock is the failed trylock
+                                unended = False
+                            self.sections.append({
+                                "function": fid, "loc": loc, "kind": kind,
+                                "primitive": prim, "classes": sorted(classes),
+                                "inner": sorted(inner - classes),
+                                "unended": unended})
+
+    def class_masks(self) -> None:
+        # before(L): every B with a path B ->+ L
+        rev: dict[str, set[Any]] = defaultdict(set)
+        for b, ls in self.order.items():
+            for l in ls:
+                rev[l].add(b)
+        self.before: dict[str, set[Any]] = {}
+        self.cmask: dict[str, set[Any]] = {}
+        self.cmask_why: dict[str, dict[Any, Any]] = {}
+        allc = set(self.vec) | set(rev) | set(self.order)
+        for sec in self.sections:
+            allc |= set(sec["classes"]) | set(sec["inner"])
+        for l in allc:
+            seen, q = set(), deque([l])
+            while q:
+                x = q.popleft()
+                for b in rev.get(x, ()):
+                    if b not in seen and b != l:
+                        seen.add(b)
+                        q.append(b)
+            self.before[l] = seen
+            m = set(self.vec.get(l, ()))
+            why = {v: ("takes", l) for v in m}
+            for b in sorted(seen):
+                for v in self.vec.get(b, ()):
+                    if v not in m:
+                        m.add(v)
+                        why[v] = ("before", b)
+            self.cmask[l] = m
+            self.cmask_why[l] = why
+
+    def section_masks(self) -> None:
+        for sec in self.sections:
+            if sec["unended"]:
+                sec["mask"] = set(VECTORS)
+                sec["why"] = "not released in this function on every path"
+                continue
+            if not sec["classes"] and sec["kind"] not in rules.LOCKLESS_KINDS:
+                sec["mask"] = set(VECTORS)
+                sec["why"] = "lock not resolved"
+                continue
+            m = set()
+            for c in sec["classes"] + sec["inner"]:
+                m |= self.cmask.get(c, set())
+            if any(u for u in self.unresolved_in.values()) and sec["classes"]:
+                for v, lst in self.unresolved_in.items():
+                    if lst and self.lock_stored(sec["classes"] + sec["inner"]):
+                        m.add(v)
+            sec["mask"] = m
+            sec["why"] = ""
+
+    def lock_stored(self, classes: Any) -> bool:
+        if not hasattr(self, "_stored_locks"):
+            st = set()
+            for p, vals in self.s.stores.items():
+                for v in vals:
+                    st |= {x for x in self.s.pts.get(v, ()) if x[:2] in ("F:", "G:", "A:")}
+            self._stored_locks = st
+        return any(c in self._stored_locks for c in classes)
+
+    # ---- precision table ---------------------------------------------
+    def precision(self) -> dict[Any, Any]:
+        w, s = self.w, self.s
+        load_src: dict[str, str] = {}
+        for c in w.cons:
+            if c[0] == "load":
+                load_src[c[1]] = c[2]
+        byname: dict[str, set[Any]] = defaultdict(set)
+        for key in w.fieldnames:
+            fns = self.fnodes("C|F:" + key)
+            byname[self.w.field_name(key)] |= fns
+        rows: dict[str, list[int]] = {"name-only": [], "prototype-only": [], "typed": []}
+        for site, call in enumerate(w.calls):
+            if not call[2]:
+                continue
+            proto = self.by_proto.get(call[6], set()) & self.address_taken
+            rows["prototype-only"].append(len(proto))
+            rows["typed"].append(len(s.targets.get(site, ())))
+            src = load_src.get(call[2])
+            fld = [v for v in s.pts.get(src, ()) if v.startswith("F:")] if src else []
+            if fld:
+                names = {self.w.field_name(v[2:]) for v in fld}
+                rows["name-only"].append(len(set().union(*[byname[n] for n in names])))
+            else:
+                rows["name-only"].append(len(proto))
+        return {k: (len(v), sum(v) / len(v) if v else 0.0) for k, v in rows.items()}
+
+
+def write_outputs(a: Analysis, out: str, world: str, t0: float) -> str:
+    w = a.w
+    name = w.class_name
+    os.makedirs(out, exist_ok=True)
+    lines = [f"# vector masks for world {world}",
+             "# class <class> <MASK>: vectors that take the class or a lock ordered before it",
+             "# section <file:line> <function> <classes|-> <MASK>"]
+    classes = set()
+    for sec in a.sections:
+        classes |= set(sec["classes"]) | set(sec["inner"])
+    classes |= set(a.vec)
+    for c in sorted(classes, key=name):
+        lines.append(f"class {name(c)} {mask_str(a.cmask.get(c, set()))}")
+    for sec in sorted(a.sections, key=lambda x: (x["loc"], x["function"])):
+        cl = ",".join(name(c) for c in sec["classes"]) or "-"
+        lines.append(f"section {sec['loc']} {sec['function']} {cl} {mask_str(sec['mask'])}")
+    with open(os.path.join(out, "masks.txt"), "w", encoding="utf-8") as f:
+        f.write("\n".join(lines) + "\n")
+    data: dict[str, Any] = {"classes": {}, "sections": []}
+    md = [f"# Vector evidence for world {world}", ""]
+    for c in sorted(classes, key=name):
+        ev = {}
+        for v in VECTORS:
+            why = a.cmask_why.get(c, {}).get(v)
+            if not why:
+                continue
+            kind, lk = why
+            fid, loc, akind = a.vec_ev[(lk, v)]
+            steps = a.chain(v, fid) + [f"{fid} takes {name(lk)} ({akind}, {loc})"]
+            if kind == "before":
+                steps.append(f"{name(lk)} is held while {name(c)} is taken: "
+                             f"{a.order_ev.get((lk, c), 'via a longer order chain')}")
+            ev[v] = steps
+        absent = [v for v in VECTORS if v not in a.cmask.get(c, set())]
+        data["classes"][name(c)] = {
+            "mask": mask_str(a.cmask.get(c, set())), "evidence": ev,
+            "before": sorted(name(b) for b in a.before.get(c, ())),
+            "absent": {v: "no call chain from the root of " + v +
+                       " reaches an acquisition of this class or of a lock ordered before it"
+                       for v in absent}}
+        md.append(f"## {name(c)}: {mask_str(a.cmask.get(c, set()))}")
+        for v, steps in ev.items():
+            md.append(f"- {v}:")
+            md.extend(f"  - {s}" for s in steps)
+        if absent:
+            md.append(f"- not reachable: {' '.join(absent)}")
+        md.append("")
+    for sec in a.sections:
+        data["sections"].append({
+            "function": sec["function"], "loc": sec["loc"], "kind": sec["kind"],
+            "classes": [name(c) for c in sec["classes"]],
+            "inner": [name(c) for c in sec["inner"]],
+            "mask": mask_str(sec["mask"]), "why": sec["why"]})
+    with open(os.path.join(out, "vectors.json"), "w", encoding="utf-8") as f:
+        json.dump(data, f, indent=1, sort_keys=True)
+    with open(os.path.join(out, "evidence.md"), "w", encoding="utf-8") as f:
+        f.write("\n".join(md) + "\n")
+    prec = a.precision()
+    full = sum(1 for s in a.sections if len(s["mask"]) == len(VECTORS))
+    useful = sum(1 for s in a.sections if len(s["mask"]) < len(VECTORS)
+                 and "BLOCK" not in s["mask"] and "SCHED" not in s["mask"])
+    summ = [f"world: {world}",
+            f"functions: {len(w.functions)}; call sites: {len(w.calls)}; "
+            f"indirect: {prec['typed'][0]}; points-to rounds: {a.rounds}",
+            f"roots: " + ", ".join(f"{v}={len(a.root_fns.get(v, ()))}" for v in VECTORS),
+            f"BH sections: {len(a.sections)}; mask < ALL without BLOCK and SCHED: {useful}; "
+            f"ALL: {full}",
+            f"classes in or under BH sections: {len(classes)}",
+            "indirect-call targets per site (average): " +
+            "; ".join(f"{k} {v[1]:.2f}" for k, v in prec.items()),
+            f"unresolved lock acquisitions reached by a vector: "
+            f"{sum(len(x) for x in a.unresolved_in.values())}",
+            f"overrides: {len(a.overrides)} given, {len(a.cut_used)} call edges cut",
+            f"time: {time.time() - t0:.1f}s"]
+    with open(os.path.join(out, "summary.txt"), "w", encoding="utf-8") as f:
+        f.write("\n".join(summ) + "\n")
+    return "\n".join(summ)
+
+
+def read_overrides(path: str | None) -> list[dict[Any, Any]]:
+    """Lines: 'cut CALLER CALLEE SHA256-of-cited-code reason...'."""
+    out: list[dict[str, str]] = []
+    if not path:
+        return out
+    with open(path, encoding="utf-8") as f:
+        for n, ln in enumerate(f, 1):
+            ln = ln.strip()
+            if not ln or ln.startswith("#"):
+                continue
+            parts = ln.split(None, 4)
+            if len(parts) < 5 or parts[0] != "cut":
+                raise SystemExit(f"vectors: {path}:{n}: expected "
+                                 "'cut CALLER CALLEE HASH reason'")
+            out.append({"caller": parts[1], "callee": parts[2], "hash": parts[3],
+                        "reason": parts[4]})
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--facts", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--world", default="?")
+    ap.add_argument("--overrides")
+    args = ap.parse_args()
+    paths = sorted(glob.glob(os.path.join(args.facts, "**", "*.json"), recursive=True))
+    if not paths:
+        print(f"vectors: no facts in {args.facts}", file=sys.stderr)
+        return 2
+    t0 = time.time()
+    w = World()
+    w.load(paths)
+    a = Analysis(w, read_overrides(args.overrides))
+    a.solve()
+    a.callgraph()
+    a.site_events()
+    a.lift_open_regions()
+    a.reach()
+    a.takes()
+    a.acq_trans()
+    a.sections_and_order()
+    a.class_masks()
+    a.section_masks()
+    print(write_outputs(a, args.out, args.world, t0))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
