@@ -21,6 +21,7 @@ SUBSYS   ?= net
 FILE     ?=
 MASKS    ?=
 OVERRIDES ?=
+WORLD    ?=
 KERNELS  ?= base core
 CCACHE_DIR     ?= $(HOME)/.cache/ccache
 CCACHE_MAXSIZE ?= 20G
@@ -30,7 +31,7 @@ export WORK JOBS APPEND FORCE CCACHE_DIR CCACHE_MAXSIZE SERIES_ONLY OVERRIDES
 S := scripts
 
 .PHONY: all help check check-full deps tree initramfs build boot sparse core rt-check series series-check bisect bench bench-e2e \
-	cocci-test analyze convert-file convert
+	cocci-test analyze analyze-v1 convert-file convert
 
 all: ## the whole campaign with a summary (deps, tree, base and core kernels, boots)
 	@$(S)/run-campaign.sh
@@ -41,7 +42,7 @@ help: ## list the targets and variables
 		sed 's/:.*## /\t/' | awk -F'\t' '{printf "  %-13s %s\n", $$1, $$2}'
 	@echo "variables: WORK=$(WORK) JOBS=$(JOBS) VARIANT=$(VARIANT) PLAN=$(PLAN)"
 	@echo "           APPEND= FILES= OLD=$(OLD) NEW=$(NEW) FORCE=$(FORCE) SUBSYS=$(SUBSYS) FILE= MASKS="
-	@echo "           FROM=$(FROM) TO=$(TO) SERIES_ONLY= GOOD=$(GOOD) BAD=$(BAD) TEST=$(TEST) OVERRIDES="
+	@echo "           FROM=$(FROM) TO=$(TO) SERIES_ONLY= GOOD=$(GOOD) BAD=$(BAD) TEST=$(TEST) OVERRIDES= WORLD="
 
 check: deps tree ## the test suite within its budget (installs what it needs; ends with "N passed, N failed")
 	@tests/run-tests.sh
@@ -91,7 +92,11 @@ bench-e2e: initramfs ## the same traffic plan on KERNELS="A B" (variants or bzIm
 cocci-test: ## semantic patch tests (tests/NAME.c -> NAME.res)
 	@tests/test-cocci.sh
 
-analyze: ## vector-reachability analysis over SUBSYS (folders of the tree, e.g. "net")
+analyze: ## vector masks of the campaign kernel (LLVM IR of every unit); WORLD=dir: of a small world of C files
+	@if [ -n "$(WORLD)" ]; then $(S)/analysis/analyze-world.sh "$(WORLD)"; \
+	else $(S)/analysis/analyze-kernel.sh; fi
+
+analyze-v1: ## the earlier text-based analysis over SUBSYS (what make convert still uses until the v2 converter)
 	@$(S)/analysis/analyze-vectors.sh $(SUBSYS)
 
 convert-file: ## print FILE converted with the mask table MASKS

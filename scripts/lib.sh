@@ -49,6 +49,6 @@ need_tool() {
 
 # need_tree STAGE: exit 2 when the work tree is missing.
 need_tree() {
-	[ -d "$TREE/.git" ] ||
+	[ -e "$TREE/.git" ] ||
 		die "$1" "no kernel tree at $TREE; run 'make tree' first" 2
 }

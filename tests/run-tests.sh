@@ -4,7 +4,7 @@
 # suites' closing "N passed, N failed" lines and ends with the total in the
 # same form.
 #
-# The tool-only suites (fresh, static, units, scripts, cocci, analysis) run
+# The tool-only suites (fresh, static, units, scripts, cocci, analysis, worlds) run
 # with PATH set to the commands a fresh machine has after make deps
 # (tests/make-fresh-path.py: base system + scripts/deps.txt + their
 # Depends), so a tool that scripts/deps.txt forgets fails them here too.
@@ -29,6 +29,7 @@ all_suites=(
 	"scripts:tool:tests/test-scripts.sh"
 	"cocci:tool:tests/test-cocci.sh"
 	"analysis:tool:tests/test-analysis.sh"
+	"worlds:tool:tests/test-worlds.sh"
 	"boot-base:kernel:tests/test-boot-base.sh"
 	"bisect:kernel:tests/test-bisect.sh"
 	"core:kernel:tests/test-core.sh"

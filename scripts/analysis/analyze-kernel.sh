@@ -86,13 +86,13 @@ while read -r u; do
 	printf '%s\n' "$u" >>"$todo"
 done <"$dest/units.txt"
 log "$stage" "$(wc -l <"$todo") units to read"
-export objll dest TOP
+export objll dest TOP src
 # shellcheck disable=SC2016 # expanded by the child shell
 xargs -a "$todo" -P "$JOBS" -I{} bash -c '
 	u={}; b=${u%.c}; mkdir -p "$dest/facts/$(dirname "$u")"
 	opt -S -passes=sroa "$objll/$b.ll" -o "$dest/facts/$b.sroa.ll" &&
 	python3 "$TOP/scripts/analysis/ir_facts.py" "$dest/facts/$b.sroa.ll" \
-		"$dest/facts/$b.json" --tu "$u"; rc=$?
+		"$dest/facts/$b.json" --tu "$u" --srcroot "$src"; rc=$?
 	rm -f "$dest/facts/$b.sroa.ll"; exit $rc' ||
 	die "$stage" "reading the IR failed for a unit (above)" 1
 # facts of units no longer in the world must not stay in it

@@ -2,7 +2,7 @@
 """Read one translation unit's LLVM IR (textual, LLVM 14 typed pointers)
 and write the facts the vector analysis needs, as JSON.
 
-Usage:  ir_facts.py TU.ll OUT.json [--tu NAME]
+Usage:  ir_facts.py TU.ll OUT.json [--tu NAME] [--srcroot DIR]
 Reads:  IR produced by `clang -O2 -Xclang -disable-llvm-passes
         -fno-discard-value-names -gline-tables-only -S -emit-llvm`, then
         `opt -passes=sroa` (SSA values, no inlining: static inline helpers
@@ -157,8 +157,9 @@ def typed_operand(op: str) -> tuple[str, str]:
 class TU:
     """Facts of one translation unit."""
 
-    def __init__(self, text: str, tu: str):
+    def __init__(self, text: str, tu: str, srcroot: str = ""):
         self.tu = tu
+        self.srcroot = os.path.normpath(srcroot) if srcroot else ""
         self.lines = text.split("\n")
         self.structs: dict[str, list[str]] = {}
         self.functions: dict[str, dict[Any, Any] | None] = {}
@@ -318,7 +319,12 @@ class TU:
             f = self.meta.get(m.group(1), "")
             fm = re.search(r'filename: "([^"]*)"', f)
             if fm:
-                return os.path.normpath(fm.group(1))
+                dm = re.search(r'directory: "([^"]*)"', f)
+                path = os.path.normpath(os.path.join(dm.group(1) if dm else "",
+                                                     fm.group(1)))
+                if self.srcroot and path.startswith(self.srcroot + "/"):
+                    path = path[len(self.srcroot) + 1:]
+                return path
         m = re.search(r"\bscope: (![\d]+)", md)
         if m and depth < 20:
             return self._file_of(m.group(1), depth + 1)
@@ -871,9 +877,10 @@ def main() -> int:
     if "--tu" in args:
         tu = args[args.index("--tu") + 1]
     tu = re.sub(r"\.ll$", ".c", tu)
+    srcroot = args[args.index("--srcroot") + 1] if "--srcroot" in args else ""
     try:
         with open(args[0], encoding="utf-8", errors="replace") as f:
-            unit = TU(f.read(), tu)
+            unit = TU(f.read(), tu, srcroot)
         unit.parse()
     except (ValueError, IndexError, AttributeError) as e:
         print(f"ir_facts: {args[0]}: cannot parse: {e}", file=sys.stderr)

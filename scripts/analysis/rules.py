@@ -9,13 +9,16 @@ VECTORS = ("HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL",
            "TASKLET", "SCHED", "HRTIMER", "RCU")
 
 # Event kinds of a call to a primitive.
-ACQUIRE_KINDS = {"lock", "lock_bh", "try", "try_bh", "read1"}
-HOLD_KINDS = {"lock", "lock_bh", "try", "try_bh", "bh_off"}
+ACQUIRE_KINDS = {"lock", "lock_irq", "lock_bh", "try", "try_bh", "read1"}
+HOLD_KINDS = {"lock", "lock_irq", "lock_bh", "try", "try_bh", "bh_off"}
+# held with interrupts off: no softirq runs inside
+IRQ_KINDS = {"lock_irq"}
 BH_KINDS = {"lock_bh", "try_bh", "bh_off"}
 TRY_KINDS = {"try", "try_bh"}
 LOCKLESS_KINDS = {"bh_off"}
 RELEASE_OF = {
     "lock": {"unlock", "unlock_bh"},
+    "lock_irq": {"unlock", "unlock_bh"},
     "try": {"unlock", "unlock_bh"},
     "lock_bh": {"unlock_bh", "unlock"},
     "try_bh": {"unlock_bh", "unlock"},
@@ -27,9 +30,10 @@ def _prims() -> dict[Any, Any]:
     p = {}
     for pre in ("_raw", "__raw"):
         for lk in ("spin", "read", "write"):
-            for suf in ("", "_nested", "_irq", "_irqsave", "_irqsave_nested",
-                        "_nest_lock"):
+            for suf in ("", "_nested", "_nest_lock"):
                 p[f"{pre}_{lk}_lock{suf}"] = ("lock", 0)
+            for suf in ("_irq", "_irqsave", "_irqsave_nested"):
+                p[f"{pre}_{lk}_lock{suf}"] = ("lock_irq", 0)
             p[f"{pre}_{lk}_lock_bh"] = ("lock_bh", 0)
             p[f"{pre}_{lk}_trylock"] = ("try", 0)
             p[f"{pre}_{lk}_trylock_bh"] = ("try_bh", 0)
@@ -45,6 +49,16 @@ def _prims() -> dict[Any, Any]:
     # that is not held (include/linux/seqlock.h)
     p["read_seqbegin"] = ("read1", 0)
     p["read_seqbegin_or_lock"] = ("read1", 0)
+    # seqcount writers and readers (include/linux/seqlock.h): a reader
+    # spins while the sequence is odd, so a vector that reads interrupting
+    # a writer on the same CPU never finishes
+    for w in ("do_write_seqcount_begin", "do_write_seqcount_begin_nested",
+              "do_raw_write_seqcount_begin"):
+        p[w] = ("lock", 0)
+    for w in ("do_write_seqcount_end", "do_raw_write_seqcount_end"):
+        p[w] = ("unlock", 0)
+    for lk in ("", "_raw_spinlock", "_spinlock", "_rwlock", "_mutex"):
+        p[f"__seqprop{lk}_sequence"] = ("read1", 0)
     # BH sections without a lock (include/linux/bottom_half.h)
     p["__local_bh_disable_ip"] = ("bh_off", -1)
     p["__local_bh_enable_ip"] = ("bh_on", -1)

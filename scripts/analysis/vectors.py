@@ -120,9 +120,15 @@ class World:
             return f"{fid}:{val.lstrip('%')}"
         return loc
 
-    @staticmethod
-    def fn_name(fid: str) -> str:
-        return fid
+    def disp(self, fid: str) -> str:
+        """A function's name for people: external functions by name, static
+        ones qualified by the file that defines them (a header's static
+        inline is one function whatever unit compiled it)."""
+        fn = self.functions.get(fid)
+        if not fn or not fn["internal"]:
+            return fid
+        where = fn["loc"].rsplit(":", 1)[0] if fn["loc"] else fid.rsplit(":", 1)[0]
+        return f"{where}:{fn['name']}"
 
 
 class Solver:
@@ -578,9 +584,9 @@ class Analysis:
         cur = fid
         while cur is not None and par.get(cur) is not None:
             f, site = par[cur]
-            steps.append(f"{f} -> {cur} ({self.w.calls[site][5]})")
+            steps.append(f"{self.w.disp(f)} -> {self.w.disp(cur)} ({self.w.calls[site][5]})")
             cur = f
-        steps.append(f"{v} root {cur} ({self.w.functions.get(cur, {}).get('loc', '?')})")
+        steps.append(f"{v} root {self.w.disp(cur)} ({self.w.functions.get(cur, {}).get('loc', '?')})")
         return list(reversed(steps))
 
     # ---- per-function event lists ------------------------------------
@@ -655,42 +661,48 @@ class Analysis:
         return out, unended, hit
 
     def acq_trans(self) -> None:
-        """AcqT(f): classes (and raw per-CPU accesses) f or its callees take."""
-        memo: dict[str, set[Any]] = {}
-        order: list[str] = []
-        # iterative fixpoint over the call graph
-        acq = {f: {c for c, _l, k in self.acq_cache.get(f, ()) if c != "?"}
-               for f in self.w.functions}
-        changed = True
-        trans = {f: set[Any](a) for f, a in acq.items()}
-        while changed:
-            changed = False
-            for f in self.w.functions:
-                cur = trans[f]
-                before = len(cur)
-                for _site, t in self.callees.get(f, ()):
-                    if self.is_barrier(t) or t not in trans:
-                        continue
-                    cur |= trans[t]
-                if len(cur) != before:
-                    changed = True
-        del memo, order
-        self.trans = trans
+        """Classes (and raw per-CPU accesses) f or its callees take: all of
+        them (for lock order), and those taken with interrupts on (for
+        section masks: no softirq runs while an _irq/_irqsave lock is
+        held, so such a nested lock adds no vector)."""
+        acq_all = {f: {c for c, _l, k in self.acq_cache.get(f, ()) if c != "?"}
+                   for f in self.w.functions}
+        acq_open = {f: {c for c, _l, k in self.acq_cache.get(f, ())
+                        if c != "?" and k not in rules.IRQ_KINDS}
+                    for f in self.w.functions}
+        for trans in (acq_all, acq_open):
+            changed = True
+            while changed:
+                changed = False
+                for f in self.w.functions:
+                    cur = trans[f]
+                    before = len(cur)
+                    for _site, t in self.callees.get(f, ()):
+                        if self.is_barrier(t) or t not in trans:
+                            continue
+                        cur |= trans[t]
+                    if len(cur) != before:
+                        changed = True
+        self.trans_all = acq_all
+        self.trans_open = acq_open
 
-    def inner_of(self, fid: str, evs: list[Any]) -> set[Any]:
-        """Classes acquired (or raw per-CPU written) by events of fid."""
-        out = set()
+    def inner_of(self, fid: str, evs: list[Any], irq_too: bool) -> set[Any]:
+        """Classes acquired (or raw per-CPU written) by events of fid and
+        their callees; irq_too=False leaves out what is taken with
+        interrupts off."""
+        out: set[Any] = set()
+        trans = self.trans_all if irq_too else self.trans_open
         for ev in evs:
             if ev[0] == "call":
                 site = ev[1]
                 for kind, classes, prim, node in self.events.get(site, ()):
-                    if kind in rules.ACQUIRE_KINDS:
+                    if kind in rules.ACQUIRE_KINDS and \
+                            (irq_too or kind not in rules.IRQ_KINDS):
                         out |= classes
-                for _s, t in [(site, t) for t in self.s.targets.get(site, ())]:
+                for t in self.s.targets.get(site, ()):
                     if (self.w.calls[site][0], t) in self.cut_used or self.is_barrier(t):
                         continue
-                    out |= {c for c in self.trans.get(t, ()) if not c.startswith("P:")} | \
-                        {c for c in self.trans.get(t, ()) if c.startswith("P:")}
+                    out |= trans.get(t, set())
             elif ev[0] == "st":
                 out |= {p for p in self.s.pts.get(ev[1], ())
                         if p.startswith("P:") and not rules.percpu_ignored(p[2:])}
@@ -731,22 +743,22 @@ class Analysis:
                             continue
                         region, unended, hit = self.region(
                             fid, bname, i, self.ends_for(kind, classes, node))
-                        inner = self.inner_of(fid, region)
+                        inner = self.inner_of(fid, region, True)
                         loc = self.w.calls[ev[1]][5]
                         for b in classes:
                             for l in inner:
                                 if l != b and not l.startswith("P:"):
                                     self.order[b].add(l)
-                                    self.order_ev.setdefault((b, l), f"{fid} ({loc})")
+                                    self.order_ev.setdefault((b, l), f"{self.w.disp(fid)} ({loc})")
                         if kind in rules.BH_KINDS:
                             if kind in rules.TRY_KINDS:
                                 # the path that reaches the return without
                                 # the unlock is the failed trylock
                                 unended = False
                             self.sections.append({
-                                "function": fid, "loc": loc, "kind": kind,
+                                "function": self.w.disp(fid), "loc": loc, "kind": kind,
                                 "primitive": prim, "classes": sorted(classes),
-                                "inner": sorted(inner - classes),
+                                "inner": sorted(self.inner_of(fid, region, False) - classes),
                                 "unended": unended})
 
     def class_masks(self) -> None:
@@ -837,6 +849,34 @@ class Analysis:
         return {k: (len(v), sum(v) / len(v) if v else 0.0) for k, v in rows.items()}
 
 
+def merged_sections(a: Analysis, name: Any) -> list[dict[str, Any]]:
+    """One entry per source section: a header's static inline compiled by
+    several units is one section, its mask the union of theirs."""
+    merged: dict[tuple[str, str, str], dict[str, Any]] = {}
+    for sec in a.sections:
+        cl = ",".join(sorted({name(c) for c in sec["classes"]})) or "-"
+        key = (sec["loc"], sec["function"], cl)
+        m = merged.setdefault(key, {"loc": sec["loc"], "function": sec["function"],
+                                    "cl": cl, "mask": set(), "why": set(),
+                                    "inner": set(), "kind": sec["kind"]})
+        m["mask"] |= sec["mask"]
+        m["inner"] |= {name(c) for c in sec["inner"]}
+        if sec["why"]:
+            m["why"].add(sec["why"])
+    return [merged[k] for k in sorted(merged)]
+
+
+def subtree_line(secs: list[dict[str, Any]], prefix: str) -> str:
+    """Counts for the sections whose source is under prefix."""
+    mine = [s for s in secs if s["loc"].startswith(prefix)]
+    files = {s["loc"].rsplit(":", 1)[0] for s in mine}
+    useful = [s for s in mine if len(s["mask"]) < len(VECTORS)
+              and "BLOCK" not in s["mask"] and "SCHED" not in s["mask"]]
+    pct = 100.0 * len(useful) / len(mine) if mine else 0.0
+    return (f"{prefix}: {len(mine)} BH sections in {len(files)} files; "
+            f"mask < ALL without BLOCK and SCHED: {len(useful)} ({pct:.0f}%)")
+
+
 def write_outputs(a: Analysis, out: str, world: str, t0: float) -> str:
     w = a.w
     name = w.class_name
@@ -850,9 +890,8 @@ def write_outputs(a: Analysis, out: str, world: str, t0: float) -> str:
     classes |= set(a.vec)
     for c in sorted(classes, key=name):
         lines.append(f"class {name(c)} {mask_str(a.cmask.get(c, set()))}")
-    for sec in sorted(a.sections, key=lambda x: (x["loc"], x["function"])):
-        cl = ",".join(name(c) for c in sec["classes"]) or "-"
-        lines.append(f"section {sec['loc']} {sec['function']} {cl} {mask_str(sec['mask'])}")
+    for sec in merged_sections(a, name):
+        lines.append(f"section {sec['loc']} {sec['function']} {sec['cl']} {mask_str(sec['mask'])}")
     with open(os.path.join(out, "masks.txt"), "w", encoding="utf-8") as f:
         f.write("\n".join(lines) + "\n")
     data: dict[str, Any] = {"classes": {}, "sections": []}
@@ -865,7 +904,7 @@ def write_outputs(a: Analysis, out: str, world: str, t0: float) -> str:
                 continue
             kind, lk = why
             fid, loc, akind = a.vec_ev[(lk, v)]
-            steps = a.chain(v, fid) + [f"{fid} takes {name(lk)} ({akind}, {loc})"]
+            steps = a.chain(v, fid) + [f"{w.disp(fid)} takes {name(lk)} ({akind}, {loc})"]
             if kind == "before":
                 steps.append(f"{name(lk)} is held while {name(c)} is taken: "
                              f"{a.order_ev.get((lk, c), 'via a longer order chain')}")
@@ -884,27 +923,29 @@ def write_outputs(a: Analysis, out: str, world: str, t0: float) -> str:
         if absent:
             md.append(f"- not reachable: {' '.join(absent)}")
         md.append("")
-    for sec in a.sections:
+    for sec in merged_sections(a, name):
         data["sections"].append({
             "function": sec["function"], "loc": sec["loc"], "kind": sec["kind"],
-            "classes": [name(c) for c in sec["classes"]],
-            "inner": [name(c) for c in sec["inner"]],
-            "mask": mask_str(sec["mask"]), "why": sec["why"]})
+            "classes": sec["cl"].split(",") if sec["cl"] != "-" else [],
+            "inner": sorted(sec["inner"]),
+            "mask": mask_str(sec["mask"]), "why": "; ".join(sorted(sec["why"]))})
     with open(os.path.join(out, "vectors.json"), "w", encoding="utf-8") as f:
         json.dump(data, f, indent=1, sort_keys=True)
     with open(os.path.join(out, "evidence.md"), "w", encoding="utf-8") as f:
         f.write("\n".join(md) + "\n")
     prec = a.precision()
-    full = sum(1 for s in a.sections if len(s["mask"]) == len(VECTORS))
-    useful = sum(1 for s in a.sections if len(s["mask"]) < len(VECTORS)
+    secs = merged_sections(a, name)
+    full = sum(1 for s in secs if len(s["mask"]) == len(VECTORS))
+    useful = sum(1 for s in secs if len(s["mask"]) < len(VECTORS)
                  and "BLOCK" not in s["mask"] and "SCHED" not in s["mask"])
     summ = [f"world: {world}",
             f"functions: {len(w.functions)}; call sites: {len(w.calls)}; "
             f"indirect: {prec['typed'][0]}; points-to rounds: {a.rounds}",
             f"roots: " + ", ".join(f"{v}={len(a.root_fns.get(v, ()))}" for v in VECTORS),
-            f"BH sections: {len(a.sections)}; mask < ALL without BLOCK and SCHED: {useful}; "
+            f"BH sections: {len(secs)}; mask < ALL without BLOCK and SCHED: {useful}; "
             f"ALL: {full}",
             f"classes in or under BH sections: {len(classes)}",
+            subtree_line(secs, "net/"),
             "indirect-call targets per site (average): " +
             "; ".join(f"{k} {v[1]:.2f}" for k, v in prec.items()),
             f"unresolved lock acquisitions reached by a vector: "
