@@ -103,7 +103,8 @@ done
 log "$stage" "facts done in $((SECONDS - t0))s"
 
 log "$stage" "5/5 solve"
-solve=(--facts "$dest/facts" --out "$dest" --world "campaign configuration (base, $n units)")
+solve=(--facts "$dest/facts" --out "$dest" --world "campaign configuration (base, $n units)"
+	--srcroot "$src")
 [ -z "${OVERRIDES:-}" ] || solve+=(--overrides "$OVERRIDES")
 python3 "$TOP/scripts/analysis/vectors.py" "${solve[@]}" >"$dest/solve.log" ||
 	die "$stage" "the solve failed; see $dest/solve.log" 1

@@ -34,20 +34,18 @@ for src in "${srcs[@]}"; do
 	name=$(basename "$src" .c)
 	[ "$(dirname "$src")" = "$world" ] || name=stub-$name
 	ll=$dest/ir/$name.ll
-	# File names in the debug info (the evidence) relative to the world.
 	if ! clang -O2 -Xclang -disable-llvm-passes -fno-discard-value-names \
 		-g -S -emit-llvm -I "$world" -I "$stub" \
-		-fdebug-prefix-map="$world/"= -fdebug-prefix-map="$stub/"=stub/ \
 		-o "$ll.raw" "$src" 2>"$dest/ir/$name.err"; then
 		cat "$dest/ir/$name.err" >&2
 		die "$stage" "$src does not compile (clang, see above)" 1
 	fi
 	opt -S -passes=sroa "$ll.raw" -o "$ll"
 	python3 "$TOP/scripts/analysis/ir_facts.py" "$ll" "$dest/facts/$name.json" \
-		--tu "$(basename "$src")" ||
+		--tu "$(basename "$src")" --srcroot "$world" --srcroot "$stub=stub" ||
 		die "$stage" "cannot read the IR of $src" 1
 done
-solve=(--facts "$dest/facts" --out "$dest" --world "$(basename "$world")")
+solve=(--facts "$dest/facts" --out "$dest" --world "$(basename "$world")" --srcroot "$world")
 [ -z "${OVERRIDES:-}" ] || solve+=(--overrides "$OVERRIDES")
 python3 "$TOP/scripts/analysis/vectors.py" "${solve[@]}" >"$dest/log" ||
 	die "$stage" "the solve failed, see $dest/log" 1

@@ -2,7 +2,7 @@
 """Read one translation unit's LLVM IR (textual, LLVM 14 typed pointers)
 and write the facts the vector analysis needs, as JSON.
 
-Usage:  ir_facts.py TU.ll OUT.json [--tu NAME] [--srcroot DIR]
+Usage:  ir_facts.py TU.ll OUT.json [--tu NAME] [--srcroot DIR[=PREFIX]]...
 Reads:  IR produced by `clang -O2 -Xclang -disable-llvm-passes
         -fno-discard-value-names -gline-tables-only -S -emit-llvm`, then
         `opt -passes=sroa` (SSA values, no inlining: static inline helpers
@@ -157,9 +157,13 @@ def typed_operand(op: str) -> tuple[str, str]:
 class TU:
     """Facts of one translation unit."""
 
-    def __init__(self, text: str, tu: str, srcroot: str = ""):
+    def __init__(self, text: str, tu: str, srcroots: list[str]):
         self.tu = tu
-        self.srcroot = os.path.normpath(srcroot) if srcroot else ""
+        # "DIR" or "DIR=PREFIX": file names under DIR become PREFIX + rest
+        self.srcroots = []
+        for r in srcroots:
+            root, _, prefix = r.partition("=")
+            self.srcroots.append((os.path.normpath(root), prefix + "/" if prefix else ""))
         self.lines = text.split("\n")
         self.structs: dict[str, list[str]] = {}
         self.functions: dict[str, dict[Any, Any] | None] = {}
@@ -322,8 +326,9 @@ class TU:
                 dm = re.search(r'directory: "([^"]*)"', f)
                 path = os.path.normpath(os.path.join(dm.group(1) if dm else "",
                                                      fm.group(1)))
-                if self.srcroot and path.startswith(self.srcroot + "/"):
-                    path = path[len(self.srcroot) + 1:]
+                for root, prefix in self.srcroots:
+                    if path.startswith(root + "/"):
+                        return prefix + path[len(root) + 1:]
                 return path
         m = re.search(r"\bscope: (![\d]+)", md)
         if m and depth < 20:
@@ -877,10 +882,10 @@ def main() -> int:
     if "--tu" in args:
         tu = args[args.index("--tu") + 1]
     tu = re.sub(r"\.ll$", ".c", tu)
-    srcroot = args[args.index("--srcroot") + 1] if "--srcroot" in args else ""
+    srcroots = [args[i + 1] for i, a in enumerate(args) if a == "--srcroot" and i + 1 < len(args)]
     try:
         with open(args[0], encoding="utf-8", errors="replace") as f:
-            unit = TU(f.read(), tu, srcroot)
+            unit = TU(f.read(), tu, srcroots)
         unit.parse()
     except (ValueError, IndexError, AttributeError) as e:
         print(f"ir_facts: {args[0]}: cannot parse: {e}", file=sys.stderr)

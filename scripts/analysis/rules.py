@@ -83,16 +83,20 @@ NO_LIFT: set[Any] = set()
 OPEN_SOFTIRQ = "open_softirq"
 
 # Per-dispatcher resolution of the indirect calls inside a function:
-# ("param", [(api, argument index)]): the functions given to those APIs;
-# ("hrtimer", None): callbacks of hrtimer objects set up with a soft mode.
+# ("param", [(api, argument index)], (struct, field)): the functions given
+# to those APIs, plus those the dispatcher's own unit stores into
+# struct.field directly;
+# ("hrtimer", None, None): callbacks of hrtimer objects set up with a
+# soft mode.
 DISPATCH = {
     # kernel/rcu/tree.c: rcu_do_batch() runs what call_rcu() queued; the
     # same struct callback_head carries task_work callbacks (process
     # context), which type alone would mix in.
-    "rcu_do_batch": ("param", [("call_rcu", 1), ("call_rcu_hurry", 1)]),
+    "rcu_do_batch": ("param", [("call_rcu", 1), ("call_rcu_hurry", 1)],
+                     ("%struct.callback_head", "func")),
     # kernel/time/hrtimer.c: __run_hrtimer() runs hard timers from the
     # hard interrupt and soft ones from HRTIMER_SOFTIRQ.
-    "__run_hrtimer": ("hrtimer", None),
+    "__run_hrtimer": ("hrtimer", None, None),
 }
 HRTIMER_STRUCT = "%struct.hrtimer"
 HRTIMER_FIELD = "function"

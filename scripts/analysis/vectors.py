@@ -7,7 +7,8 @@ Reads:  DIR/*.json written by scripts/analysis/ir_facts.py (one per
 Writes: OUT/masks.txt (class and section masks), OUT/vectors.json (the
         same with evidence), OUT/evidence.md (for reviewers),
         OUT/summary.txt (counts and the indirect-call precision table).
-Exit:   0 done, 2 usage error or no facts.
+Exit:   0 done, 1 an override is stale or cuts nothing, 2 usage error
+        or no facts.
 
 The rules (see scripts/analysis/README.md):
 - points-to: field-based and flow-insensitive (every struct S field k is
@@ -33,13 +34,14 @@ from __future__ import annotations
 from typing import Any
 
 import argparse
+import hashlib
 import glob
 import json
 import os
 import re
 import sys
 import time
-from collections import defaultdict, deque
+from collections import Counter, defaultdict, deque
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import rules  # noqa: E402
@@ -309,6 +311,21 @@ class Analysis:
                     for api, idx in rule[1] or []:
                         if name == api and idx < len(fn["params"]):
                             api_fns[disp] |= self.fnodes(fn["params"][idx])
+        # The dispatcher's own unit may queue callbacks without its API
+        # (rcu_barrier() stores rcu_barrier_callback into a head itself):
+        # what functions of that unit store into the dispatched field
+        # counts too.
+        for disp, rule in rules.DISPATCH.items():
+            if rule[0] != "param" or not rule[2]:
+                continue
+            units = {w.fn_tu[f] for f, fn in w.functions.items() if fn["name"] == disp}
+            fkeys = {"F:" + k for k in w.fieldnames
+                     if k.startswith(rule[2][0] + ".") and w.field_name(k) == rule[2][1]}
+            for ptr, vals in s.stores.items():
+                owner = ptr.split("/", 1)[0]
+                if w.fn_tu.get(owner) in units and fkeys & s.pts.get(ptr, set()):
+                    for v in vals:
+                        api_fns[disp] |= self.fnodes(v)
         soft = self.soft_hrtimer_functions()
         api_fns.update({d: soft for d, r in rules.DISPATCH.items() if r[0] == "hrtimer"})
         self.soft_objects_note = soft
@@ -531,17 +548,37 @@ class Analysis:
     def callgraph(self) -> None:
         self.callers: dict[str, list[Any]] = defaultdict(list)
         self.callees: dict[str, list[Any]] = defaultdict(list)
-        cut = {(o["caller"], o["callee"]) for o in self.overrides}
-        self.cut_used = set()
+        disp = self.w.disp
+        cut = {(o["caller"], o["callee"]): o for o in self.overrides}
+        self.cut_used: set[Any] = set()
+        self.cut_sites: dict[tuple[str, str], list[int]] = defaultdict(list)
         for site, tg in self.s.targets.items():
             fid = self.w.calls[site][0]
             for t in tg:
-                if (fid, t) in cut or (self.w.functions.get(fid, {}).get("name"),
-                                       self.w.functions.get(t, {}).get("name")) in cut:
+                key = (disp(fid), disp(t))
+                if key in cut:
                     self.cut_used.add((fid, t))
+                    self.cut_sites[key].append(site)
                     continue
                 self.callers[t].append(site)
                 self.callees[fid].append((site, t))
+
+    def check_overrides(self, srcroot: str) -> list[str]:
+        """Each override must cut an edge, and its hash must be that of the
+        cited code now (the source lines of the call sites it cuts)."""
+        errors = []
+        for o in self.overrides:
+            key = (o["caller"], o["callee"])
+            sites = self.cut_sites.get(key, [])
+            if not sites:
+                errors.append(f"override {key[0]} -> {key[1]} cuts no call edge")
+                continue
+            h = override_hash(srcroot, sorted({self.w.calls[x][5] for x in sites}))
+            if h != o["hash"]:
+                errors.append(f"override {key[0]} -> {key[1]} is stale: the cited "
+                              f"code now hashes to {h}, the override says {o['hash']}; "
+                              "review the code and the reason again")
+        return errors
 
     def is_barrier(self, fid: str) -> bool:
         fn = self.w.functions.get(fid)
@@ -946,6 +983,14 @@ def write_outputs(a: Analysis, out: str, world: str, t0: float) -> str:
             f"ALL: {full}",
             f"classes in or under BH sections: {len(classes)}",
             subtree_line(secs, "net/"),
+            "classes per mask: " + "; ".join(
+                f"{m} {n}" for m, n in sorted(
+                    Counter(mask_str(a.cmask.get(c, set())) for c in classes).items(),
+                    key=lambda x: -x[1])[:12]),
+            "sections left ALL, by reason: " + ("; ".join(
+                f"{r}: {n}" for r, n in sorted(Counter(
+                    r for x in secs for r in (x["why"] or {"vectors reach it"})
+                    if len(x["mask"]) == len(VECTORS)).items())) or "none"),
             "indirect-call targets per site (average): " +
             "; ".join(f"{k} {v[1]:.2f}" for k, v in prec.items()),
             f"unresolved lock acquisitions reached by a vector: "
@@ -957,7 +1002,22 @@ def write_outputs(a: Analysis, out: str, world: str, t0: float) -> str:
     return "\n".join(summ)
 
 
-def read_overrides(path: str | None) -> list[dict[Any, Any]]:
+def override_hash(srcroot: str, locs: list[str]) -> str:
+    """sha256 (16 hex digits) of the source lines at locs ("file:line"),
+    stripped: what an override cites, independent of line shifts."""
+    text = []
+    for loc in locs:
+        path, _, line = loc.rpartition(":")
+        try:
+            with open(os.path.join(srcroot, path), encoding="utf-8", errors="replace") as f:
+                lines = f.read().split("\n")
+            text.append(lines[int(line) - 1].strip())
+        except (OSError, ValueError, IndexError):
+            text.append(f"<{loc} unreadable>")
+    return hashlib.sha256("\n".join(text).encode()).hexdigest()[:16]
+
+
+def read_overrides(path: str | None) -> list[dict[str, str]]:
     """Lines: 'cut CALLER CALLEE SHA256-of-cited-code reason...'."""
     out: list[dict[str, str]] = []
     if not path:
@@ -982,6 +1042,8 @@ def main() -> int:
     ap.add_argument("--out", required=True)
     ap.add_argument("--world", default="?")
     ap.add_argument("--overrides")
+    ap.add_argument("--srcroot", default=".", help="source root of the file names "
+                    "in the evidence (to check override hashes)")
     args = ap.parse_args()
     paths = sorted(glob.glob(os.path.join(args.facts, "**", "*.json"), recursive=True))
     if not paths:
@@ -993,6 +1055,11 @@ def main() -> int:
     a = Analysis(w, read_overrides(args.overrides))
     a.solve()
     a.callgraph()
+    stale = a.check_overrides(args.srcroot)
+    if stale:
+        for e in stale:
+            print(f"vectors: {e}", file=sys.stderr)
+        return 1
     a.site_events()
     a.lift_open_regions()
     a.reach()
