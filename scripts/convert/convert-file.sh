@@ -54,7 +54,7 @@ missing=$(sed -n 's/^[[:space:]]*\([A-Za-z_][A-Za-z0-9_]*\) = \(spin_lock_bh\|re
 			echo "$var"
 	done)
 if [ -n "$missing" ]; then
-	log "$stage" "$file: no declaration for $(echo "$missing" | tr '\n' ' ')- left unconverted"
+	log "$stage" "$file: no declaration for $(echo "$missing" | tr '\n' ' ')- left unconverted" >&2
 	cat "$file"
 	exit 0
 fi
