@@ -34,6 +34,7 @@ for wd in "${worlds[@]}"; do
 	dir=$base/$wd
 	[ -f "$dir/expected.txt" ] || die "$stage" "no $dir/expected.txt" 2
 	out=$OUT/check/worlds/$wd
+	mkdir -p "$OUT/check/worlds"
 	if ! "$TOP/scripts/analysis/analyze-world.sh" "$dir" "$out" >"$out.log" 2>&1; then
 		sed 's/^/    /' "$out.log" | tail -n 20
 		not_ok "$wd" "the analysis failed (log: $out.log)"

@@ -122,6 +122,14 @@ class World:
             return f"{fid}:{val.lstrip('%')}"
         return loc
 
+    def prim(self, fid: str) -> str:
+        """The primitive a callee is (rules.PRIMITIVES), by its name: a
+        static inline primitive (bit_spin_lock()) is defined in every unit
+        that uses it."""
+        fn = self.functions.get(fid)
+        name = fn["name"] if fn else fid
+        return str(name) if name in rules.PRIMITIVES else ""
+
     def disp(self, fid: str) -> str:
         """A function's name for people: external functions by name, static
         ones qualified by the file that defines them (a header's static
@@ -448,15 +456,15 @@ class Analysis:
         prim_sites = []
         for site, call in enumerate(w.calls):
             callee = call[1]
-            if callee in rules.PRIMITIVES:
+            if w.prim(callee):
                 prim_sites.append(site)
         # iterate: a wrapper of a wrapper lifts again
         lifted_sites: set[Any] = set()
         work = deque(prim_sites)
         direct_kind: dict[int, tuple[Any, ...]] = {}
         for site in prim_sites:
-            kind, idx = rules.PRIMITIVES[w.calls[site][1]]
-            direct_kind[site] = (kind, idx, w.calls[site][1])
+            kind, idx = rules.PRIMITIVES[w.prim(w.calls[site][1])]
+            direct_kind[site] = (kind, idx, w.prim(w.calls[site][1]))
         seen = set()
         while work:
             site = work.popleft()
@@ -495,44 +503,50 @@ class Analysis:
         w = self.w
         self.lifted_out: set[Any] = set()
         done: set[Any] = set()
-        for _round in range(12):
-            changed = False
-            for fid, fn in w.functions.items():
-                sites = self.callers.get(fid)
-                if not sites:
-                    continue
-                holds = [e for evs, _ in fn["blocks"].values() for ev in evs
-                         if ev[0] == "call" for e in self.events.get(ev[1], ())
-                         if e[0] in rules.HOLD_KINDS]
-                for bname, (evs, _succ) in fn["blocks"].items():
-                    for i, ev in enumerate(evs):
-                        if ev[0] != "call":
+        sites_in: dict[str, list[int]] = defaultdict(list)
+        for fid, fn in w.functions.items():
+            for evs, _succ in fn["blocks"].values():
+                sites_in[fid].extend(ev[1] for ev in evs if ev[0] == "call")
+        work = deque(f for f in w.functions if self.callers.get(f) and any(
+            self.events.get(x) for x in sites_in[f]))
+        queued = set(work)
+        while work:
+            fid = work.popleft()
+            queued.discard(fid)
+            fn = w.functions[fid]
+            sites = self.callers.get(fid, [])
+            holds = [e for x in sites_in[fid] for e in self.events.get(x, ())
+                     if e[0] in rules.HOLD_KINDS]
+            for bname, (evs, _succ) in fn["blocks"].items():
+                for i, ev in enumerate(evs):
+                    if ev[0] != "call":
+                        continue
+                    for kind, classes, prim, node in list(self.events.get(ev[1], ())):
+                        key = (ev[1], kind, prim, frozenset(classes))
+                        if key in done:
                             continue
-                        for kind, classes, prim, node in list(self.events.get(ev[1], ())):
-                            key = (ev[1], kind, prim, frozenset(classes))
-                            if key in done:
-                                continue
-                            if kind in rules.HOLD_KINDS and kind not in rules.TRY_KINDS:
-                                _r, lift, _h = self.region(
-                                    fid, bname, i, self.ends_for(kind, classes, node))
-                            elif kind in rules.RELEASE_KINDS:
-                                lift = not any(
-                                    kind in rules.RELEASE_OF.get(h[0], ()) and
-                                    (h[3] == node or (h[1] & classes) or
-                                     (not h[1] and not classes)) for h in holds)
-                            else:
-                                lift = False
-                            if not lift:
-                                continue
-                            done.add(key)
-                            self.lifted_out.add(key)
-                            for s2 in sites:
-                                e2 = (kind, classes, prim, f"lifted:{fid}")
-                                if e2 not in self.events[s2]:
-                                    self.events[s2].append(e2)
-                                    changed = True
-            if not changed:
-                break
+                        if kind in rules.HOLD_KINDS and kind not in rules.TRY_KINDS:
+                            _r, lift, _h = self.region(
+                                fid, bname, i, self.ends_for(kind, classes, node))
+                        elif kind in rules.RELEASE_KINDS:
+                            lift = not any(
+                                kind in rules.RELEASE_OF.get(h[0], ()) and
+                                (h[3] == node or (h[1] & classes) or
+                                 (not h[1] and not classes)) for h in holds)
+                        else:
+                            lift = False
+                        if not lift:
+                            continue
+                        done.add(key)
+                        self.lifted_out.add(key)
+                        for s2 in sites:
+                            e2 = (kind, classes, prim, f"lifted:{fid}")
+                            if e2 not in self.events[s2]:
+                                self.events[s2].append(e2)
+                                caller = w.calls[s2][0]
+                                if caller not in queued and self.callers.get(caller):
+                                    queued.add(caller)
+                                    work.append(caller)
 
     def has_callers(self, fid: str) -> bool:
         return bool(self.callers.get(fid))
@@ -583,7 +597,7 @@ class Analysis:
     def is_barrier(self, fid: str) -> bool:
         fn = self.w.functions.get(fid)
         name = fn["name"] if fn else fid
-        return name in rules.BARRIERS or fid in rules.PRIMITIVES
+        return name in rules.BARRIERS or bool(self.w.prim(fid))
 
     def roots(self) -> dict[str, set[Any]]:
         r: dict[str, set[Any]] = defaultdict(set)
@@ -799,35 +813,35 @@ class Analysis:
                                 "unended": unended})
 
     def class_masks(self) -> None:
-        # before(L): every B with a path B ->+ L
+        """cmask(L) = vectors taking L or a lock ordered before L: per
+        vector, a breadth-first search along the order edges from the
+        classes it takes (the origin is kept for the evidence)."""
         rev: dict[str, set[Any]] = defaultdict(set)
         for b, ls in self.order.items():
             for l in ls:
                 rev[l].add(b)
-        self.before: dict[str, set[Any]] = {}
-        self.cmask: dict[str, set[Any]] = {}
-        self.cmask_why: dict[str, dict[Any, Any]] = {}
-        allc = set(self.vec) | set(rev) | set(self.order)
-        for sec in self.sections:
-            allc |= set(sec["classes"]) | set(sec["inner"])
-        for l in allc:
-            seen, q = set(), deque([l])
+        self.before: dict[str, set[Any]] = {l: set(bs) for l, bs in rev.items()}
+        self.cmask: dict[str, set[Any]] = defaultdict(set)
+        self.cmask_why: dict[str, dict[Any, Any]] = defaultdict(dict)
+        taken_by: dict[str, list[str]] = defaultdict(list)
+        for c, vs in self.vec.items():
+            for v in vs:
+                taken_by[v].append(c)
+        for v in VECTORS:
+            q: deque[str] = deque()
+            for c in sorted(taken_by.get(v, ())):
+                self.cmask[c].add(v)
+                self.cmask_why[c][v] = ("takes", c)
+                q.append(c)
             while q:
                 x = q.popleft()
-                for b in rev.get(x, ()):
-                    if b not in seen and b != l:
-                        seen.add(b)
-                        q.append(b)
-            self.before[l] = seen
-            m = set(self.vec.get(l, ()))
-            why = {v: ("takes", l) for v in m}
-            for b in sorted(seen):
-                for v in self.vec.get(b, ()):
-                    if v not in m:
-                        m.add(v)
-                        why[v] = ("before", b)
-            self.cmask[l] = m
-            self.cmask_why[l] = why
+                origin = self.cmask_why[x][v][1]
+                for l in self.order.get(x, ()):
+                    if v in self.cmask[l]:
+                        continue
+                    self.cmask[l].add(v)
+                    self.cmask_why[l][v] = ("before", origin)
+                    q.append(l)
 
     def section_masks(self) -> None:
         for sec in self.sections:
@@ -925,6 +939,8 @@ def write_outputs(a: Analysis, out: str, world: str, t0: float) -> str:
     for sec in a.sections:
         classes |= set(sec["classes"]) | set(sec["inner"])
     classes |= set(a.vec)
+    for acqs in a.acq_cache.values():
+        classes |= {c for c, _loc, _k in acqs if c != "?"}
     for c in sorted(classes, key=name):
         lines.append(f"class {name(c)} {mask_str(a.cmask.get(c, set()))}")
     for sec in merged_sections(a, name):
