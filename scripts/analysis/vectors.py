@@ -58,6 +58,26 @@ def mask_str(vs: Any) -> str:
     return "|".join(v for v in VECTORS if v in vs)
 
 
+class Event:
+    """A lock event at a call site (see Analysis.site_events)."""
+    __slots__ = ("kind", "classes", "prim", "node", "role", "lifted", "attributed")
+
+    def __init__(self, kind: str, classes: frozenset[str], prim: str, node: str,
+                 role: str) -> None:
+        self.kind, self.classes, self.prim, self.node, self.role = \
+            kind, classes, prim, node, role
+        self.lifted = False         # also an event of the callers; no section here
+        self.attributed = False     # its acquisition counts at the callers
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Event) and \
+            (self.kind, self.classes, self.prim, self.node, self.role) == \
+            (other.kind, other.classes, other.prim, other.node, other.role)
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.classes, self.prim, self.node, self.role))
+
+
 class World:
     def __init__(self) -> None:
         self.functions: dict[str, dict[Any, Any]] = {}
@@ -445,108 +465,159 @@ class Analysis:
         return pidx
 
     def site_events(self) -> None:
-        """For every call site, the lock events it performs: a primitive
-        called directly, or a wrapper whose lock is its parameter
-        (lifted to the caller's argument)."""
-        w, s = self.w, self.s
-        self.derive_param()
-        # wrapper summaries: fid -> [(kind, param index, primitive)]
-        lifted: dict[str, list[Any]] = defaultdict(list)
-        self.events: dict[int, list[Any]] = defaultdict(list)
-        prim_sites = []
-        for site, call in enumerate(w.calls):
-            callee = call[1]
-            if w.prim(callee):
-                prim_sites.append(site)
-        # iterate: a wrapper of a wrapper lifts again
-        lifted_sites: set[Any] = set()
-        work = deque(prim_sites)
-        direct_kind: dict[int, tuple[Any, ...]] = {}
-        for site in prim_sites:
-            kind, idx = rules.PRIMITIVES[w.prim(w.calls[site][1])]
-            direct_kind[site] = (kind, idx, w.prim(w.calls[site][1]))
-        seen = set()
-        while work:
-            site = work.popleft()
-            if site in seen:
-                continue
-            seen.add(site)
-            call = w.calls[site]
-            fid = call[0]
-            kinds = [direct_kind[site]] if site in direct_kind else \
-                [(k, i, p) for (k, i, p) in lifted.get(call[1], [])]
-            for kind, idx, prim in kinds:
-                node = call[3][idx] if idx < len(call[3]) and idx >= 0 else ""
-                pi = self._walk(node) if node and kind != "bh_off" and kind != "bh_on" else -1
-                fn = w.functions.get(fid)
-                if pi >= 0 and fn and fn["name"] not in rules.NO_LIFT and \
-                        self.has_callers(fid):
-                    entry = (kind, pi, prim)
-                    if entry not in lifted[fid]:
-                        lifted[fid].append(entry)
-                        for s2 in self.callers_sites(fid):
-                            seen.discard(s2)
-                            work.append(s2)
-                    lifted_sites.add((site, kind, idx))
-                else:
-                    ev = (kind, self.classes_of(node) if node else set(), prim, node)
-                    if ev not in self.events[site]:
-                        self.events[site].append(ev)
-        self.lifted = lifted
+        """The lock events of every call site.
 
-    def lift_open_regions(self) -> None:
-        """A lock (or BH disable) still held when its function returns is
-        held in the caller: the acquisition is also an event of every call
-        site of that function (local_bh_disable(), lock_sock_fast()).  A
-        release of a lock its function never takes is likewise an event of
-        the call sites (spin_unlock_bh(), unlock_sock_fast())."""
+        A call to a primitive is a "real" event with the classes its lock
+        argument may point to.  Then, for functions with callers:
+        - an acquisition still held when the function returns (a HOLD
+          region reaching a return: spin_lock_bh(), local_bh_disable(),
+          lock_sock_fast()), and a release of a lock the function never
+          takes (spin_unlock_bh()), are "lifted": they become real events of
+          every call site, and no section starts at them in the function;
+        - an acquisition whose lock is a parameter of its function is
+          attributed to the callers: an "attr" event at every call site with
+          the caller's argument (so a helper called with two locks gives
+          each caller its own class), while the function keeps its section
+          (whose lock is then every class its callers pass).
+        Lifting and attribution repeat up the call chains.  A trylock is
+        lifted out of a function that returns its result (spin_trylock_bh()):
+        the success path returns holding the lock; elsewhere the path that
+        returns without the unlock is the failed trylock."""
         w = self.w
-        self.lifted_out: set[Any] = set()
-        done: set[Any] = set()
+        self.derive_param()
+        self.events: dict[int, list[Event]] = defaultdict(list)
+        for site, call in enumerate(w.calls):
+            prim = w.prim(call[1])
+            if not prim:
+                continue
+            kind, idx = rules.PRIMITIVES[prim]
+            node = call[3][idx] if 0 <= idx < len(call[3]) else ""
+            self.events[site].append(
+                Event(kind, frozenset(self.classes_of(node)) if node else frozenset(),
+                      prim, node, "real"))
         sites_in: dict[str, list[int]] = defaultdict(list)
         for fid, fn in w.functions.items():
             for evs, _succ in fn["blocks"].values():
                 sites_in[fid].extend(ev[1] for ev in evs if ev[0] == "call")
-        work = deque(f for f in w.functions if self.callers.get(f) and any(
-            self.events.get(x) for x in sites_in[f]))
-        queued = set(work)
-        while work:
-            fid = work.popleft()
-            queued.discard(fid)
+        # Callees first (the call graph's strongly connected components in
+        # reverse topological order), so a function is judged with every
+        # event its callees lift into it.
+        for fid in self.bottom_up():
+            if not self.callers.get(fid):
+                continue
             fn = w.functions[fid]
             sites = self.callers.get(fid, [])
             holds = [e for x in sites_in[fid] for e in self.events.get(x, ())
-                     if e[0] in rules.HOLD_KINDS]
+                     if e.role == "real" and e.kind in rules.HOLD_KINDS]
             for bname, (evs, _succ) in fn["blocks"].items():
                 for i, ev in enumerate(evs):
                     if ev[0] != "call":
                         continue
-                    for kind, classes, prim, node in list(self.events.get(ev[1], ())):
-                        key = (ev[1], kind, prim, frozenset(classes))
-                        if key in done:
+                    for e in list(self.events.get(ev[1], ())):
+                        if e.lifted or e.attributed:
                             continue
-                        if kind in rules.HOLD_KINDS and kind not in rules.TRY_KINDS:
-                            _r, lift, _h = self.region(
-                                fid, bname, i, self.ends_for(kind, classes, node))
-                        elif kind in rules.RELEASE_KINDS:
+                        pi = self._walk(e.node) if e.node and not \
+                            e.node.startswith("lifted:") else -1
+                        lift = False
+                        if e.role == "real" and e.kind in rules.HOLD_KINDS:
+                            _r, unended, _h = self.region(fid, bname, i, self.ends_for(e))
+                            lift = unended and (e.kind not in rules.TRY_KINDS or
+                                                self.returns_result(fid, ev[1]))
+                        elif e.role == "real" and e.kind in rules.RELEASE_KINDS:
                             lift = not any(
-                                kind in rules.RELEASE_OF.get(h[0], ()) and
-                                (h[3] == node or (h[1] & classes) or
-                                 (not h[1] and not classes)) for h in holds)
+                                e.kind in rules.RELEASE_OF.get(h.kind, ()) and
+                                (h.node == e.node or bool(h.classes & e.classes) or
+                                 (not h.classes and not e.classes)) for h in holds)
+                        if lift:
+                            e.lifted = True
+                            # a wrapper's lock is its caller's argument
+                            e.attributed = pi >= 0
+                            role = "real"
+                        elif pi >= 0 and e.kind in rules.ACQUIRE_KINDS:
+                            e.attributed = True
+                            role = "attr"
                         else:
-                            lift = False
-                        if not lift:
                             continue
-                        done.add(key)
-                        self.lifted_out.add(key)
                         for s2 in sites:
-                            e2 = (kind, classes, prim, f"lifted:{fid}")
+                            args = w.calls[s2][3]
+                            if pi >= 0:
+                                node = args[pi] if pi < len(args) else ""
+                                classes = frozenset(self.classes_of(node)) if node \
+                                    else frozenset()
+                            else:
+                                node, classes = f"lifted:{fid}", e.classes
+                            e2 = Event(e.kind, classes, e.prim, node, role)
                             if e2 not in self.events[s2]:
                                 self.events[s2].append(e2)
-                                caller = w.calls[s2][0]
-                                if caller not in queued and self.callers.get(caller):
-                                    queued.add(caller)
-                                    work.append(caller)
+
+    def returns_result(self, fid: str, site: int) -> bool:
+        """Does fid return the value of the call at site (a trylock
+        wrapper returns the trylock's result; a function that only tests
+        it does not)?"""
+        if not hasattr(self, "_copy_srcs"):
+            self._copy_srcs: dict[str, list[str]] = defaultdict(list)
+            for c in self.w.cons:
+                if c[0] == "copy":
+                    self._copy_srcs[c[1]].append(c[2])
+        want = self.w.calls[site][4]
+        if not want:
+            return False
+        seen, q = {f"{fid}/#ret"}, deque([f"{fid}/#ret"])
+        while q:
+            n = q.popleft()
+            if n == want:
+                return True
+            for src in self._copy_srcs.get(n, ()):
+                if src not in seen and len(seen) < 64:
+                    seen.add(src)
+                    q.append(src)
+        return False
+
+    def bottom_up(self) -> list[str]:
+        """Functions, callees before callers (Tarjan's SCCs, iterative)."""
+        index: dict[str, int] = {}
+        low: dict[str, int] = {}
+        onstack: set[str] = set()
+        stack: list[str] = []
+        order: list[str] = []
+        counter = 0
+        for root in self.w.functions:
+            if root in index:
+                continue
+            work = [(root, iter(self.callees.get(root, ())))]
+            index[root] = low[root] = counter
+            counter += 1
+            stack.append(root)
+            onstack.add(root)
+            while work:
+                v, it = work[-1]
+                advanced = False
+                for _site, t in it:
+                    if t not in self.w.functions:
+                        continue
+                    if t not in index:
+                        index[t] = low[t] = counter
+                        counter += 1
+                        stack.append(t)
+                        onstack.add(t)
+                        work.append((t, iter(self.callees.get(t, ()))))
+                        advanced = True
+                        break
+                    if t in onstack:
+                        low[v] = min(low[v], index[t])
+                if advanced:
+                    continue
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[v])
+                if low[v] == index[v]:
+                    while True:
+                        x = stack.pop()
+                        onstack.discard(x)
+                        order.append(x)
+                        if x == v:
+                            break
+        return order
 
     def has_callers(self, fid: str) -> bool:
         return bool(self.callers.get(fid))
@@ -649,12 +720,12 @@ class Analysis:
         for bname, (evs, _succ) in fn["blocks"].items():
             for ev in evs:
                 if ev[0] == "call":
-                    for kind, classes, prim, node in self.events.get(ev[1], ()):
-                        if kind in rules.ACQUIRE_KINDS:
-                            for c in classes:
-                                out.append((c, self.w.calls[ev[1]][5], kind))
-                            if not classes:
-                                out.append(("?", self.w.calls[ev[1]][5], kind))
+                    for e in self.events.get(ev[1], ()):
+                        if e.kind in rules.ACQUIRE_KINDS and not e.attributed:
+                            for c in e.classes:
+                                out.append((c, self.w.calls[ev[1]][5], e.kind))
+                            if not e.classes:
+                                out.append(("?", self.w.calls[ev[1]][5], e.kind))
                 elif ev[0] in ("ld", "st"):
                     for p in self.s.pts.get(ev[1], ()):
                         if p.startswith("P:") and not rules.percpu_ignored(p[2:]):
@@ -746,10 +817,10 @@ class Analysis:
         for ev in evs:
             if ev[0] == "call":
                 site = ev[1]
-                for kind, classes, prim, node in self.events.get(site, ()):
-                    if kind in rules.ACQUIRE_KINDS and \
-                            (irq_too or kind not in rules.IRQ_KINDS):
-                        out |= classes
+                for e in self.events.get(site, ()):
+                    if e.kind in rules.ACQUIRE_KINDS and \
+                            (irq_too or e.kind not in rules.IRQ_KINDS):
+                        out |= e.classes
                 for t in self.s.targets.get(site, ()):
                     if (self.w.calls[site][0], t) in self.cut_used or self.is_barrier(t):
                         continue
@@ -763,18 +834,20 @@ class Analysis:
                         and not rules.percpu_ignored(p[2:])}
         return out
 
-    def ends_for(self, kind: str, classes: set[Any], node: str) -> Any:
-        rel = rules.RELEASE_OF.get(kind, ())
+    def ends_for(self, start: Event) -> Any:
+        """The test for the event that releases what start acquired."""
+        rel = rules.RELEASE_OF.get(start.kind, ())
 
         def ends(ev: Any) -> bool:
             if ev[0] != "call":
                 return False
-            for k2, cl2, prim, n2 in self.events.get(ev[1], ()):
-                if k2 not in rel:
+            for e in self.events.get(ev[1], ()):
+                if e.role != "real" or e.kind not in rel:
                     continue
-                if k2 in ("bh_on",):
+                if e.kind == "bh_on":
                     return True
-                if n2 == node or (classes and classes & cl2) or (not classes and not cl2):
+                if e.node == start.node or (start.classes & e.classes) or \
+                        (not start.classes and not e.classes):
                     return True
             return False
         return ends
@@ -788,12 +861,11 @@ class Analysis:
                 for i, ev in enumerate(evs):
                     if ev[0] != "call":
                         continue
-                    for kind, classes, prim, node in self.events.get(ev[1], ()):
-                        if kind not in rules.HOLD_KINDS or \
-                                (ev[1], kind, prim, frozenset(classes)) in self.lifted_out:
+                    for e in self.events.get(ev[1], ()):
+                        if e.kind not in rules.HOLD_KINDS or e.role != "real" or e.lifted:
                             continue
-                        region, unended, hit = self.region(
-                            fid, bname, i, self.ends_for(kind, classes, node))
+                        kind, classes, prim = e.kind, e.classes, e.prim
+                        region, unended, hit = self.region(fid, bname, i, self.ends_for(e))
                         inner = self.inner_of(fid, region, True)
                         loc = self.w.calls[ev[1]][5]
                         for b in classes:
@@ -1077,7 +1149,6 @@ def main() -> int:
             print(f"vectors: {e}", file=sys.stderr)
         return 1
     a.site_events()
-    a.lift_open_regions()
     a.reach()
     a.takes()
     a.acq_trans()

@@ -3,8 +3,8 @@
  * Fixture header-inline.
  *
  * Checks: a BH section inside a static inline defined in a world header
- * (world.h: sess_touch) is a section of each unit's copy of the inline,
- * and it gets TIMER because sess_timer.c's timer takes sess.lock.
+ * is a section of world.h:sess_touch (both units here call it), and it
+ * gets TIMER because sess_timer.c's timer takes sess.lock.
  *
  * A naive analysis gets wrong: scanning only .c files for spin_lock_bh()
  * sees no section here at all (it would stay ALL or be missing), and an

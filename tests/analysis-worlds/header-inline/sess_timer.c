@@ -2,7 +2,8 @@
 /*
  * Fixture header-inline: the timer side.  The timer takes sess.lock with
  * a plain spin_lock(); sess_start() also uses the header's inline, so this
- * unit has its own copy of sess_touch() (process context, same section).
+ * unit has its own copy of sess_touch(): still world.h:sess_touch, the
+ * same section.
  */
 #include "world.h"
 

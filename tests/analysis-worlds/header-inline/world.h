@@ -2,8 +2,10 @@
 /*
  * Fixture header-inline: the BH section lives in a static inline of this
  * header.  Without LLVM optimisation every unit that calls sess_touch()
- * gets its own internal copy, named after that unit (sess_api.c:sess_touch,
- * sess_timer.c:sess_touch); each copy holds one section on sess.lock.
+ * gets its own internal copy, but a static function is named after the
+ * file that defines it: all copies are world.h:sess_touch, one function
+ * with one section on sess.lock (one place in the source to convert),
+ * whose mask is the union over the copies.
  */
 #ifndef WORLD_H
 #define WORLD_H

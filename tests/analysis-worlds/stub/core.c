@@ -247,11 +247,6 @@ static struct napi_struct *poll_list;
 static struct packet_type *ptype_all;
 static struct Qdisc *output_queue;
 
-struct Qdisc_ops {
-	struct sk_buff *(*dequeue)(struct Qdisc *);
-};
-struct Qdisc { const struct Qdisc_ops *ops; struct Qdisc *next_sched; };
-
 void netif_napi_add_weight(struct net_device *dev, struct napi_struct *napi,
 			   int (*poll)(struct napi_struct *, int), int weight)
 {
@@ -336,6 +331,13 @@ void irq_poll_init(struct irq_poll *iop, int weight, irq_poll_fn *poll_fn)
 {
 	iop->weight = weight;
 	iop->poll = poll_fn;
+}
+
+void irq_poll_sched(struct irq_poll *iop)
+{
+	iop->next = iop_list;
+	iop_list = iop;
+	raise_softirq(IRQ_POLL_SOFTIRQ);
 }
 
 static void irq_poll_softirq(struct softirq_action *h)

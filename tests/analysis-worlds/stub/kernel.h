@@ -23,6 +23,12 @@ typedef long long s64;
 typedef unsigned int gfp_t;
 typedef int clockid_t;
 
+/* include/linux/jiffies.h, include/uapi/linux/time.h */
+extern unsigned long volatile jiffies;
+#define HZ 1000
+#define CLOCK_REALTIME 0
+#define CLOCK_MONOTONIC 1
+
 #define __always_inline inline __attribute__((__always_inline__))
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
@@ -287,7 +293,13 @@ struct packet_type {
 	struct packet_type *next;
 };
 void dev_add_pack(struct packet_type *pt);
+int netif_receive_skb(struct sk_buff *skb);
+/* include/net/sch_generic.h */
 struct Qdisc;
+struct Qdisc_ops {
+	struct sk_buff *(*dequeue)(struct Qdisc *);
+};
+struct Qdisc { const struct Qdisc_ops *ops; struct Qdisc *next_sched; };
 void __netif_schedule(struct Qdisc *q);
 
 /* ---- block completions (block/blk-mq.c) ---- */
@@ -305,6 +317,7 @@ struct irq_poll;
 typedef int (irq_poll_fn)(struct irq_poll *, int);
 struct irq_poll { struct irq_poll *next; int weight; irq_poll_fn *poll; };
 void irq_poll_init(struct irq_poll *iop, int weight, irq_poll_fn *poll_fn);
+void irq_poll_sched(struct irq_poll *iop);
 
 /* ---- workqueues: process context, no vector ---- */
 struct work_struct { struct work_struct *next; void (*func)(struct work_struct *); };

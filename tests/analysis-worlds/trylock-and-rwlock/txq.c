@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Fixture trylock-and-rwlock: the trylock side.  The qdisc dequeue (NET_TX)
+ * takes txq.lock with spin_trylock(); txq_purge() opens its section with
+ * a successful spin_trylock_bh().
+ */
+#include "kernel.h"
+
+struct txq {
+	spinlock_t lock;
+	struct Qdisc qdisc;
+	struct sk_buff *head;
+	unsigned int len;
+};
+
+static struct sk_buff *txq_dequeue(struct Qdisc *q)
+{
+	struct txq *tq = container_of(q, struct txq, qdisc);
+	struct sk_buff *skb = NULL;
+
+	if (!spin_trylock(&tq->lock))
+		return NULL;
+	if (tq->len) {
+		skb = tq->head;
+		tq->len--;
+	}
+	spin_unlock(&tq->lock);
+	return skb;
+}
+
+static const struct Qdisc_ops txq_ops = { .dequeue = txq_dequeue };
+
+void txq_attach(struct txq *tq)
+{
+	tq->qdisc.ops = &txq_ops;
+	__netif_schedule(&tq->qdisc);
+}
+
+void txq_purge(struct txq *tq)
+{
+	if (!spin_trylock_bh(&tq->lock))
+		return;
+	tq->head = NULL;
+	tq->len = 0;
+	spin_unlock_bh(&tq->lock);
+}
