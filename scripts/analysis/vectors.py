@@ -730,11 +730,15 @@ class Analysis:
                     for p in self.s.pts.get(ev[1], ()):
                         if p.startswith("P:") and not rules.percpu_ignored(p[2:]):
                             out.append((p, ev[2], "pcpu-w" if ev[0] == "st" else "pcpu-r"))
-                elif ev[0] == "pc" and not ev[3]:
+                elif ev[0] == "pc" and (not ev[3] or ev[2]):
+                    # raw accesses, and this_cpu_* writes: one instruction,
+                    # but a section's raw read-modify-write of the same
+                    # variable would lose a write a vector makes in between
+                    kind = ("pcpu-w" if ev[2] else "pcpu-r") if not ev[3] else "pcpu-w-atomic"
                     for p in self.s.pts.get(ev[1], ()):
                         if p.startswith("G:") and self.w.globals.get(p[2:], {}).get("percpu") \
                                 and not rules.percpu_ignored(p[2:]):
-                            out.append(("P:" + p[2:], ev[4], "pcpu-w" if ev[2] else "pcpu-r"))
+                            out.append(("P:" + p[2:], ev[4], kind))
         return out
 
     def takes(self) -> None:
@@ -787,10 +791,14 @@ class Analysis:
         them (for lock order), and those taken with interrupts on (for
         section masks: no softirq runs while an _irq/_irqsave lock is
         held, so such a nested lock adds no vector)."""
-        acq_all = {f: {c for c, _l, k in self.acq_cache.get(f, ()) if c != "?"}
+        # per-CPU data inside a section: only raw writes count (a read, or
+        # a this_cpu_* operation, needs nothing masked)
+        skip = {"pcpu-r", "pcpu-w-atomic"}
+        acq_all = {f: {c for c, _l, k in self.acq_cache.get(f, ())
+                       if c != "?" and k not in skip}
                    for f in self.w.functions}
         acq_open = {f: {c for c, _l, k in self.acq_cache.get(f, ())
-                        if c != "?" and k not in rules.IRQ_KINDS}
+                        if c != "?" and k not in rules.IRQ_KINDS and k not in skip}
                     for f in self.w.functions}
         for trans in (acq_all, acq_open):
             changed = True

@@ -8,12 +8,16 @@
  * interrupts (a load and a store on some architectures; the section
  * relies on BHs being off): the section's mask has TIMER.  The timer
  * updates flow_misses only with this_cpu_inc(), one interrupt-safe
- * instruction: that adds no vector.
+ * instruction, but the section's __this_cpu_inc(flow_misses) may be a
+ * load and a store (generic per-CPU ops), and a timer increment between
+ * them would be lost: flow_misses gets TIMER too.  flow_account_atomic()
+ * uses only this_cpu_inc(): nothing can come between, so its section
+ * needs no vector.
  *
  * A naive analysis gets wrong: ignoring per-CPU data (no lock, so
  * nothing to mask) gives NONE and lets the timer's increment interleave
- * with the section's; treating this_cpu_inc() like __this_cpu_inc()
- * gives flow_misses TIMER too (needless).
+ * with the section's; ignoring the timer's this_cpu_inc() loses its
+ * increments to the section's raw read-modify-write of flow_misses.
  */
 #include "kernel.h"
 
@@ -47,5 +51,15 @@ void flow_account(bool hit)
 		__this_cpu_inc(flow_hits);
 	else
 		__this_cpu_inc(flow_misses);
+	local_bh_enable();
+}
+
+void flow_account_atomic(bool hit)
+{
+	local_bh_disable();
+	if (hit)
+		this_cpu_inc(flow_hits);
+	else
+		this_cpu_inc(flow_misses);
 	local_bh_enable();
 }
