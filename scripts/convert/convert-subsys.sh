@@ -4,7 +4,7 @@
 #
 # Usage:  scripts/convert/convert-subsys.sh SUBSYS [MASKS]
 #         SUBSYS is a folder relative to $TREE (net, net/ipv4, ...);
-#         MASKS defaults to $OUT/analyze/masks.txt (make analyze).
+#         MASKS defaults to $OUT/analyze/masks.txt (make analyze-v1).
 # Reads:  $TREE, MASKS (refused when made with CLOSED_WORLD=1, unless
 #         ALLOW_CLOSED_WORLD=1), OVERRIDES (optional auditors' table in the same
 #         format; its lines win), PCPU_FUNCS (default
@@ -29,11 +29,11 @@ masks=${2:-$OUT/analyze/masks.txt}
 name=${subsys//\//-}
 need_tool "$stage" spatch python3 diff
 [ -d "$TREE/$subsys" ] || die "$stage" "no such folder: $TREE/$subsys" 2
-[ -f "$masks" ] || die "$stage" "no mask table $masks; run 'make analyze SUBSYS=$subsys' first" 2
+[ -f "$masks" ] || die "$stage" "no mask table $masks; run 'make analyze-v1 SUBSYS=$subsys' first" 2
 # A closed-world table ignored every caller outside the analysed folders:
 # its masks are not proven and must not reach a conversion patch.
 if grep -q '^# CLOSED-WORLD' "$masks" && [ "${ALLOW_CLOSED_WORLD:-0}" != 1 ]; then
-	die "$stage" "$masks comes from CLOSED_WORLD=1 (unproven masks); rerun 'make analyze SUBSYS=$subsys' without it (ALLOW_CLOSED_WORLD=1 to try the pipeline anyway, never for patches to submit)" 2
+	die "$stage" "$masks comes from CLOSED_WORLD=1 (unproven masks); rerun 'make analyze-v1 SUBSYS=$subsys' without it (ALLOW_CLOSED_WORLD=1 to try the pipeline anyway, never for patches to submit)" 2
 fi
 python3 "$TOP/scripts/convert/convert-masks.py" "$masks" ${OVERRIDES:+"$OVERRIDES"} ||
 	exit 2
