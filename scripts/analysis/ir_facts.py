@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import functools
 import json
 import os
 import re
@@ -45,6 +46,22 @@ ATTR_PAREN = re.compile(
     r"sret|byref|preallocated|inalloca|align)\b")
 
 
+TYPE_TOKEN = re.compile(r'%[-\w.$]+|%"[^"]*"|[\w.]+')
+WORD = re.compile(r"[\w]+")
+META_TAIL = re.compile(r"(, !\w+ ![\w.]+)+\s*$")
+META_TAIL2 = re.compile(r"(, !\w+ !\{[^}]*\})+\s*$")
+ASSIGN = re.compile(r'(%[-\w.$"]+) = (.*)$')
+CALL_HEAD = re.compile(r"^(tail |musttail |notail )?(call|callbr|invoke)\s*")
+CALL_KW = re.compile(r"(^| )(fastcc|coldcc|noundef|signext|zeroext|inreg|nonnull|noalias)"
+                     r"(?= |$)")
+DEFINE_KW = re.compile(r"(^| )(internal|private|dso_local|noundef|signext|zeroext|hidden|"
+                       r"weak|linkonce_odr|available_externally|nonnull|noalias|inreg|"
+                       r"fastcc|cold|local_unnamed_addr)(?= |$)")
+DEREF_ALIGN = re.compile(r"dereferenceable(_or_null)?\(\d+\)|align \d+")
+DBG = re.compile(r"!dbg (![\d]+)")
+
+
+@functools.lru_cache(maxsize=65536)
 def norm_type(t: str) -> str:
     """Canonical spelling of a type for prototype comparison."""
     t = ANON_SUFFIX.sub(r"\1", t)
@@ -111,7 +128,7 @@ def read_type(s: str, i: int = 0) -> tuple[str, int]:
     elif i < n and s[i] in "{[<":
         i = match_close(s, i) + 1
     else:
-        m = re.compile(r'%[-\w.$]+|%"[^"]*"|[\w.]+').match(s, i)
+        m = TYPE_TOKEN.match(s, i)
         if not m:
             raise ValueError(f"no type in {s[i:]!r}")
         i = m.end()
@@ -136,7 +153,7 @@ def typed_operand(op: str) -> tuple[str, str]:
     t, i = read_type(op)
     rest = op[i:].strip()
     while rest:
-        m = re.match(r"[\w]+", rest)
+        m = WORD.match(rest)
         if m and m.group(0) in ATTRS:
             rest = rest[m.end():].strip()
             continue
@@ -178,6 +195,8 @@ class TU:
         self.const_nodes: dict[str, str] = {}
         self.global_struct: dict[str, str] = {}
         self.packed: dict[str, bool] = {}
+        self._loc_cache: dict[str, str] = {}
+        self._file_cache: dict[str, str] = {}
         self.nconst = 0
 
     # ---- names -------------------------------------------------------
@@ -317,6 +336,12 @@ class TU:
 
     # ---- debug locations ---------------------------------------------
     def _file_of(self, ref: str, depth: int = 0) -> str:
+        hit = self._file_cache.get(ref)
+        if hit is None:
+            hit = self._file_cache[ref] = self._file_of_uncached(ref, depth)
+        return hit
+
+    def _file_of_uncached(self, ref: str, depth: int) -> str:
         md = self.meta.get(ref, "")
         m = re.search(r"\bfile: (![\d]+)", md)
         if m:
@@ -336,10 +361,17 @@ class TU:
         return self.tu
 
     def loc(self, ln: str) -> str:
-        m = re.search(r"!dbg (![\d]+)", ln)
+        m = DBG.search(ln)
         if not m:
             return ""
-        md = self.meta.get(m.group(1), "")
+        ref = m.group(1)
+        hit = self._loc_cache.get(ref)
+        if hit is None:
+            hit = self._loc_cache[ref] = self._loc(ref)
+        return hit
+
+    def _loc(self, ref: str) -> str:
+        md = self.meta.get(ref, "")
         lm = re.search(r"line: (\d+)", md)
         sm = re.search(r"scope: (![\d]+)", md)
         if not lm or not sm:
@@ -545,11 +577,8 @@ class TU:
         # the return type is the last type-looking token sequence before @
         pre = head[len("define "):m.start()].strip()
         rtype = pre
-        for kw in ("internal", "private", "dso_local", "noundef", "signext",
-                   "zeroext", "hidden", "weak", "linkonce_odr", "available_externally",
-                   "nonnull", "noalias", "inreg", "fastcc", "cold", "local_unnamed_addr"):
-            rtype = re.sub(rf"(^| ){kw}(?= |$)", " ", rtype)
-        rtype = re.sub(r"dereferenceable(_or_null)?\(\d+\)|align \d+", " ", rtype).strip()
+        rtype = DEFINE_KW.sub(" ", rtype)
+        rtype = DEREF_ALIGN.sub(" ", rtype).strip()
         del ret_t
         params, ptypes = [], []
         for p in split_top(head[pstart + 1:pend]):
@@ -608,10 +637,10 @@ class TU:
         return i
 
     def instr(self, fid: str, s: str, events: list[Any], succ: list[Any]) -> None:
-        body = re.sub(r"(, !\w+ ![\w.]+)+\s*$", "", s)
-        body = re.sub(r"(, !\w+ !\{[^}]*\})+\s*$", "", body)
+        body = META_TAIL.sub("", s)
+        body = META_TAIL2.sub("", body)
         dst = None
-        m = re.match(r'(%[-\w.$"]+) = (.*)$', body)
+        m = ASSIGN.match(body)
         if m:
             dst = f"{fid}/{m.group(1)}"
             body = m.group(2)
@@ -619,6 +648,10 @@ class TU:
         rest = body[len(op):].strip()
         if op in ("br", "switch", "indirectbr"):
             succ.extend(x.strip('"') for x in re.findall(r'label %([-\w.$"]+)', body))
+            return
+        if op == "unreachable":
+            # after a noreturn call (BUG()): not a way out of the function
+            succ.append("<unreachable>")
             return
         if op == "ret":
             if rest != "void":
@@ -809,11 +842,9 @@ class TU:
             pre = re.sub(r"\b(bitcast|getelementptr)\s*$", "", head[:j]).rstrip()
         else:
             return
-        pre = re.sub(r"^(tail |musttail |notail )?(call|callbr|invoke)\s*", "", pre.strip())
-        for kw in ("fastcc", "coldcc", "noundef", "signext", "zeroext", "inreg", "nonnull",
-                   "noalias"):
-            pre = re.sub(rf"(^| ){kw}(?= |$)", " ", pre)
-        pre = re.sub(r"dereferenceable(_or_null)?\(\d+\)|align \d+", " ", pre).strip()
+        pre = CALL_HEAD.sub("", pre.strip())
+        pre = CALL_KW.sub(" ", pre)
+        pre = DEREF_ALIGN.sub(" ", pre).strip()
         args: list[str] = []
         atypes: list[str] = []
         consts: list[int | None] = []

@@ -63,6 +63,7 @@ def _prims() -> dict[Any, Any]:
     p["__local_bh_disable_ip"] = ("bh_off", -1)
     p["__local_bh_enable_ip"] = ("bh_on", -1)
     p["_local_bh_enable"] = ("bh_on", -1)
+    p["__local_bh_enable"] = ("bh_on", -1)      # kernel/softirq.c, static
     return p
 
 

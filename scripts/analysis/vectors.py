@@ -503,12 +503,12 @@ class Analysis:
         # reverse topological order), so a function is judged with every
         # event its callees lift into it.
         for fid in self.bottom_up():
-            if not self.callers.get(fid):
+            # the primitives' own bodies and the softirq core stay inside:
+            # their callers see the primitive, not its implementation
+            if not self.callers.get(fid) or self.is_barrier(fid):
                 continue
             fn = w.functions[fid]
             sites = self.callers.get(fid, [])
-            holds = [e for x in sites_in[fid] for e in self.events.get(x, ())
-                     if e.role == "real" and e.kind in rules.HOLD_KINDS]
             for bname, (evs, _succ) in fn["blocks"].items():
                 for i, ev in enumerate(evs):
                     if ev[0] != "call":
@@ -524,10 +524,9 @@ class Analysis:
                             lift = unended and (e.kind not in rules.TRY_KINDS or
                                                 self.returns_result(fid, ev[1]))
                         elif e.role == "real" and e.kind in rules.RELEASE_KINDS:
-                            lift = not any(
-                                e.kind in rules.RELEASE_OF.get(h.kind, ()) and
-                                (h.node == e.node or bool(h.classes & e.classes) or
-                                 (not h.classes and not e.classes)) for h in holds)
+                            # the release may drop the caller's lock: some path
+                            # from the entry reaches it without an acquisition
+                            lift = self.reaches_unacquired(fid, bname, i, e)
                         if lift:
                             e.lifted = True
                             # a wrapper's lock is its caller's argument
@@ -549,6 +548,35 @@ class Analysis:
                             e2 = Event(e.kind, classes, e.prim, node, role)
                             if e2 not in self.events[s2]:
                                 self.events[s2].append(e2)
+
+    def reaches_unacquired(self, fid: str, bname: str, idx: int, rel: Event) -> bool:
+        """Is the release at (bname, idx) reachable from fid's entry along
+        a path with no acquisition it could release?"""
+        fn = self.w.functions[fid]
+        blocks = fn["blocks"]
+
+        def matches(e: Event) -> bool:
+            return e.role == "real" and rel.kind in rules.RELEASE_OF.get(e.kind, ()) and \
+                (e.node == rel.node or bool(e.classes & rel.classes) or
+                 (not e.classes and not rel.classes))
+        seen: set[str] = set()
+        stack = [fn["entry"] or next(iter(blocks), "")]
+        while stack:
+            b = stack.pop()
+            if b in seen or b not in blocks:
+                continue
+            seen.add(b)
+            evs, succ = blocks[b]
+            blocked = False
+            for j, ev in enumerate(evs):
+                if b == bname and j == idx:
+                    return True
+                if ev[0] == "call" and any(matches(e) for e in self.events.get(ev[1], ())):
+                    blocked = True
+                    break
+            if not blocked:
+                stack.extend(succ)
+        return False
 
     def returns_result(self, fid: str, site: int) -> bool:
         """Does fid return the value of the call at site (a trylock
@@ -815,11 +843,84 @@ class Analysis:
                         changed = True
         self.trans_all = acq_all
         self.trans_open = acq_open
+        # classes a function or its callees release (a callee that drops
+        # its caller's lock: __run_hrtimer() unlocks cpu_base->lock around
+        # the callback)
+        rel: dict[str, set[Any]] = {f: set() for f in self.w.functions}
+        for f, fn in self.w.functions.items():
+            for evs, _succ in fn["blocks"].values():
+                for ev in evs:
+                    if ev[0] == "call":
+                        for e in self.events.get(ev[1], ()):
+                            if e.role == "real" and e.kind in rules.RELEASE_KINDS:
+                                rel[f] |= e.classes
+        changed = True
+        while changed:
+            changed = False
+            for f in self.w.functions:
+                cur = rel[f]
+                before = len(cur)
+                for _site, t in self.callees.get(f, ()):
+                    if not self.is_barrier(t) and t in rel:
+                        cur |= rel[t]
+                if len(cur) != before:
+                    changed = True
+        self.rel_trans = rel
+        self._held_memo: dict[tuple[Any, ...], set[Any]] = {}
 
-    def inner_of(self, fid: str, evs: list[Any], irq_too: bool) -> set[Any]:
+    def held_acqs(self, fid: str, held: frozenset[str], irq_too: bool,
+                  depth: int = 0) -> set[Any]:
+        """What fid (and its callees) acquire while the caller's lock (one
+        of the classes held) stays held: an acquisition after fid releases
+        that lock and before it takes it again does not count."""
+        key = (fid, held, irq_too)
+        if key in self._held_memo:
+            return self._held_memo[key]
+        self._held_memo[key] = set()        # recursion: assume nothing
+        fn = self.w.functions[fid]
+        blocks = fn["blocks"]
+        out: set[Any] = set()
+        trans = self.trans_all if irq_too else self.trans_open
+        seen = set()
+        stack = [(fn["entry"] or next(iter(blocks), ""), True)]
+        while stack:
+            b, on = stack.pop()
+            if (b, on) in seen or b not in blocks:
+                continue
+            seen.add((b, on))
+            evs, succ = blocks[b]
+            for ev in evs:
+                if ev[0] != "call":
+                    if on:
+                        out |= self.inner_of_plain(ev)
+                    continue
+                site = ev[1]
+                for e in self.events.get(site, ()):
+                    if e.role == "real" and e.kind in rules.RELEASE_KINDS and e.classes & held:
+                        on = False
+                    elif e.kind in rules.ACQUIRE_KINDS and e.classes & held:
+                        on = True
+                    elif on and e.kind in rules.ACQUIRE_KINDS and \
+                            (irq_too or e.kind not in rules.IRQ_KINDS):
+                        out |= e.classes
+                if on:
+                    for t in self.s.targets.get(site, ()):
+                        if (fid, t) in self.cut_used or self.is_barrier(t):
+                            continue
+                        if held & self.rel_trans.get(t, set()) and depth < 6:
+                            out |= self.held_acqs(t, held, irq_too, depth + 1)
+                        else:
+                            out |= trans.get(t, set())
+            for n in succ:
+                stack.append((n, on))
+        self._held_memo[key] = out
+        return out
+
+    def inner_of(self, fid: str, evs: list[Any], irq_too: bool,
+                 held: frozenset[str] = frozenset()) -> set[Any]:
         """Classes acquired (or raw per-CPU written) by events of fid and
-        their callees; irq_too=False leaves out what is taken with
-        interrupts off."""
+        their callees while held stays held; irq_too=False leaves out what
+        is taken with interrupts off."""
         out: set[Any] = set()
         trans = self.trans_all if irq_too else self.trans_open
         for ev in evs:
@@ -832,14 +933,24 @@ class Analysis:
                 for t in self.s.targets.get(site, ()):
                     if (self.w.calls[site][0], t) in self.cut_used or self.is_barrier(t):
                         continue
-                    out |= trans.get(t, set())
-            elif ev[0] == "st":
-                out |= {p for p in self.s.pts.get(ev[1], ())
-                        if p.startswith("P:") and not rules.percpu_ignored(p[2:])}
-            elif ev[0] == "pc" and not ev[3] and ev[2]:
-                out |= {"P:" + p[2:] for p in self.s.pts.get(ev[1], ())
-                        if p.startswith("G:") and self.w.globals.get(p[2:], {}).get("percpu")
-                        and not rules.percpu_ignored(p[2:])}
+                    if held and held & self.rel_trans.get(t, set()):
+                        out |= self.held_acqs(t, held, irq_too)
+                    else:
+                        out |= trans.get(t, set())
+            else:
+                out |= self.inner_of_plain(ev)
+        return out
+
+    def inner_of_plain(self, ev: Any) -> set[Any]:
+        """Raw per-CPU writes of a load/store/asm event."""
+        out: set[Any] = set()
+        if ev[0] == "st":
+            out |= {p for p in self.s.pts.get(ev[1], ())
+                    if p.startswith("P:") and not rules.percpu_ignored(p[2:])}
+        elif ev[0] == "pc" and not ev[3] and ev[2]:
+            out |= {"P:" + p[2:] for p in self.s.pts.get(ev[1], ())
+                    if p.startswith("G:") and self.w.globals.get(p[2:], {}).get("percpu")
+                    and not rules.percpu_ignored(p[2:])}
         return out
 
     def ends_for(self, start: Event) -> Any:
@@ -874,7 +985,7 @@ class Analysis:
                             continue
                         kind, classes, prim = e.kind, e.classes, e.prim
                         region, unended, hit = self.region(fid, bname, i, self.ends_for(e))
-                        inner = self.inner_of(fid, region, True)
+                        inner = self.inner_of(fid, region, True, classes)
                         loc = self.w.calls[ev[1]][5]
                         for b in classes:
                             for l in inner:
@@ -889,7 +1000,8 @@ class Analysis:
                             self.sections.append({
                                 "function": self.w.disp(fid), "loc": loc, "kind": kind,
                                 "primitive": prim, "classes": sorted(classes),
-                                "inner": sorted(self.inner_of(fid, region, False) - classes),
+                                "inner": sorted(self.inner_of(fid, region, False, classes)
+                                                - classes),
                                 "unended": unended})
 
     def class_masks(self) -> None:
