@@ -5,12 +5,8 @@
 passed=0
 failed=0
 
-# The console line of the WARNING that the core series prints for each
-# kind of misuse of the masking API (softirq_mask_report()).  The KUnit
-# suite provokes misuse on purpose in every kernel that builds it in, so
-# the suites that boot such a kernel excuse it with BOOT_ALLOW.
-# shellcheck disable=SC2034 # used by the suites that source this file
-SOFTIRQ_MISUSE_WARNING='at kernel/softirq\.c:[0-9]+ softirq_mask_report\+'
+# SOFTIRQ_MISUSE_WARNING (the misuse WARNING the KUnit suite provokes on
+# purpose) is defined in scripts/lib.sh, which every suite sources first.
 
 # ok NAME: record a passing check.
 ok() {

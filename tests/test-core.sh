@@ -37,7 +37,7 @@ expect_status "series applies on base" 0 "$logs/apply.log" scripts/kernel/apply-
 expect_status "core kernel builds" 0 "$logs/build.log" scripts/kernel/build-kernel.sh core core
 # The KUnit misuse cases provoke misuse on purpose, in every boot of this
 # kernel: its reports (one WARNING per kind) are excused in all three
-# boots ($SOFTIRQ_MISUSE_WARNING, tests/lib-test.sh), and checked below to
+# boots ($SOFTIRQ_MISUSE_WARNING, scripts/lib.sh), and checked below to
 # be there.
 expect_status "core kernel boots (traffic plan, lockdep, KUnit)" 0 "$logs/boot.log" \
 	env BOOT_EXPECT_KUNIT=softirq_mask BOOT_EXPECT_SELFTESTS=371 \
