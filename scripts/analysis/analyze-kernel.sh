@@ -12,8 +12,9 @@
 # Writes: $OUT/build/campaign/ (the gcc build whose .cmd files list the
 #         units), $WORK/src-analysis (a worktree of base),
 #         $WORK/obj-ll (clang build folder with the .ll files),
-#         $OUT/analyze/{units.txt,facts/,masks.txt,vectors.json,
-#         evidence.md,summary.txt,log}.
+#         $OUT/vectors/{units.txt,units-without-ir.txt,facts/,masks.txt,
+#         vectors.json,evidence.md,summary.txt,log} ($OUT/analyze/ is
+#         make analyze-v1's, which make convert still reads).
 # Exit:   0 done, 1 a stage failed, 2 missing tree or tool.
 set -euo pipefail
 
@@ -23,7 +24,7 @@ stage=analyze
 need_tool "$stage" clang opt ld.lld llvm-ar llvm-nm llvm-objcopy python3 make git
 need_tree "$stage"
 JOBS=${JOBS:-$(nproc)}
-dest=$OUT/analyze
+dest=$OUT/vectors
 src=$WORK/src-analysis
 objll=$WORK/obj-ll
 mkdir -p "$dest/facts"
@@ -33,14 +34,17 @@ t0=$SECONDS
 log "$stage" "1/5 campaign build (gcc): the units the configuration compiles"
 "$TOP/scripts/kernel/build-kernel.sh" campaign base ||
 	die "$stage" "the campaign kernel does not build; see $OUT/build/campaign/log" 1
-# Every C unit of vmlinux, from kbuild's .cmd files (host programs under
-# scripts/ and the real-mode and boot code, which never runs softirqs,
-# left out).
-find "$OBJ" -name '.*.o.cmd' -print0 |
-	xargs -0 sed -n 's/^source_[^ ]* := \(.*\.c\)$/\1/p' |
-	sed "s|^$TREE/||" |
-	grep -Ev '^(scripts|tools|usr|arch/x86/(boot|realmode|entry/vdso))/|\.mod\.c$|^/' |
-	LC_ALL=C sort -u >"$dest/units.txt"
+# Every C unit linked into vmlinux: the members of vmlinux.a and lib.a
+# (all of lib.a, linked or not: more code only adds vectors), each with
+# its source from kbuild's .cmd file.  Host tools (objtool, scripts/)
+# are not members.
+for a in "$OBJ/vmlinux.a" "$OBJ/lib/lib.a"; do
+	[ -f "$a" ] || die "$stage" "no $a after the campaign build" 1
+	ar t "$a"
+done | sed -n 's|\.o$||p' | while read -r o; do
+	cmd="$(dirname "$o")/.$(basename "$o").o.cmd"
+	[ -f "$cmd" ] && sed -n 's/^source_[^ ]* := \(.*\.c\)$/\1/p' "$cmd"
+done | sed "s|^$TREE/||" | grep -v '^/' | LC_ALL=C sort -u >"$dest/units.txt"
 n=$(wc -l <"$dest/units.txt")
 [ "$n" -gt 0 ] || die "$stage" "no units found in $OBJ's .cmd files" 1
 log "$stage" "$n C units ($(grep -c '^net/' "$dest/units.txt" || true) under net/) in $((SECONDS - t0))s"
@@ -48,7 +52,7 @@ log "$stage" "$n C units ($(grep -c '^net/' "$dest/units.txt" || true) under net
 log "$stage" "2/5 clang tree: $src at base, build folder $objll"
 base=$(git -C "$TREE" rev-parse base)
 if [ ! -e "$src/.git" ]; then
-	git -C "$TREE" worktree add -f --detach "$src" "$base" >/dev/null ||
+	git -C "$TREE" worktree add -q -f --detach "$src" "$base" >/dev/null 2>&1 ||
 		die "$stage" "cannot create the worktree $src" 1
 elif [ "$(git -C "$src" rev-parse HEAD)" != "$base" ]; then
 	git -C "$src" checkout -q --detach "$base"
@@ -62,6 +66,10 @@ cmp -s "$OUT/build/campaign/config" "$objll/.config" ||
 "${kmake[@]}" -s -j"$JOBS" prepare >"$dest/prepare.log" 2>&1 ||
 	die "$stage" "clang 'make prepare' failed; see $dest/prepare.log" 1
 
+# Headers that kbuild generates for a unit's .o only (lib/crc32table.h,
+# inat-tables.c, the version headers): make them in the clang tree too.
+"${kmake[@]}" -s -j"$JOBS" lib/crc32table.h arch/x86/lib/inat-tables.c \
+	include/generated/utsversion.h >>"$dest/prepare.log" 2>&1 || true
 log "$stage" "3/5 LLVM IR of $n units (kbuild %.ll rule, -j$JOBS)"
 sed 's/\.c$/.ll/' "$dest/units.txt" >"$dest/ll-targets.txt"
 # The IR is the front end's only: no LLVM pass runs (opt -passes=sroa

@@ -198,6 +198,7 @@ class TU:
         self._loc_cache: dict[str, str] = {}
         self._file_cache: dict[str, str] = {}
         self.nconst = 0
+        self.unparsed = 0
 
     # ---- names -------------------------------------------------------
     def gname(self, sym: str) -> str:
@@ -436,7 +437,28 @@ class TU:
 
     # ---- constants ---------------------------------------------------
     def const_node(self, t: str, v: str) -> str | None:
-        """A node for a constant pointer-ish operand (or None)."""
+        """A node for a constant pointer-ish operand (or None).  A constant
+        expression this reader cannot take apart still gives a node: one
+        that may point to every symbol it names (sound, less precise)."""
+        try:
+            return self._const_node(t, v)
+        except (ValueError, IndexError):
+            syms = re.findall(r'@("[^"]+"|[-\w.$]+)', v)
+            if not syms:
+                return None
+            self.nconst += 1
+            node = f"k{self.nconst}:{self.tu}"
+            for sym in syms:
+                sym = sym.strip('"')
+                kind = "FN:" if (sym in self.functions_defined or
+                                 sym in self.functions_declared) else "G:"
+                self.cons.append(["addr", node, kind + self.gname(sym)])
+                if kind == "G:" and self.globals.get(self.gname(sym), {}).get("percpu"):
+                    self.cons.append(["addr", node, "P:" + self.gname(sym)])
+            self.unparsed += 1
+            return node
+
+    def _const_node(self, t: str, v: str) -> str | None:
         v = v.strip()
         if not v or v in ("null", "undef", "poison", "zeroinitializer", "true", "false") \
                 or re.match(r"^-?\d", v) or v.startswith(("c\"", "!")):
