@@ -1258,23 +1258,38 @@ def main() -> int:
         print(f"vectors: no facts in {args.facts}", file=sys.stderr)
         return 2
     t0 = time.time()
+
+    def phase(what: str) -> None:
+        """A progress line on stderr: the phase, elapsed time, memory."""
+        import resource
+        rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
+        print(f"[{time.strftime('%H:%M:%S')}] vectors: {what} "
+              f"({time.time() - t0:.0f}s, max RSS {rss} MiB)", file=sys.stderr, flush=True)
     w = World()
+    phase(f"loading {len(paths)} fact files")
     w.load(paths)
+    phase(f"{len(w.functions)} functions, {len(w.calls)} call sites, "
+          f"{len(w.cons)} constraints; points-to")
     a = Analysis(w, read_overrides(args.overrides))
     a.solve()
+    phase(f"points-to done ({len(a.s.pts)} nodes); call graph")
     a.callgraph()
     stale = a.check_overrides(args.srcroot)
     if stale:
         for e in stale:
             print(f"vectors: {e}", file=sys.stderr)
         return 1
+    phase("lock events")
     a.site_events()
+    phase("vector reach")
     a.reach()
     a.takes()
     a.acq_trans()
+    phase("sections and lock order")
     a.sections_and_order()
     a.class_masks()
     a.section_masks()
+    phase("writing")
     print(write_outputs(a, args.out, args.world, t0))
     return 0
 
