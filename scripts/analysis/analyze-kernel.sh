@@ -114,7 +114,7 @@ log "$stage" "5/5 solve"
 solve=(--facts "$dest/facts" --out "$dest" --world "campaign configuration (base, $n units)"
 	--srcroot "$src")
 [ -z "${OVERRIDES:-}" ] || solve+=(--overrides "$OVERRIDES")
-python3 "$TOP/scripts/analysis/vectors.py" "${solve[@]}" 2>&1 >"$dest/solve.log" | tee -a "$dest/solve.log" >&2 ||
+python3 "$TOP/scripts/analysis/vectors.py" "${solve[@]}" >"$dest/solve.log" ||
 	die "$stage" "the solve failed; see $dest/solve.log" 1
 cat "$dest/summary.txt"
 result "$stage" PASS "$(grep -c '^section' "$dest/masks.txt") BH sections, table in $dest/masks.txt ($((SECONDS - t0))s)"
