@@ -595,13 +595,9 @@ class TU:
         fid = self.gname(sym)
         pstart = m.end() - 1
         pend = match_close(head, pstart)
-        ret_t = head[:m.start()].split()
-        # the return type is the last type-looking token sequence before @
-        pre = head[len("define "):m.start()].strip()
-        rtype = pre
-        rtype = DEFINE_KW.sub(" ", rtype)
+        # the return type: what stands before @name, less the keywords
+        rtype = DEFINE_KW.sub(" ", head[len("define "):m.start()].strip())
         rtype = DEREF_ALIGN.sub(" ", rtype).strip()
-        del ret_t
         params, ptypes = [], []
         for p in split_top(head[pstart + 1:pend]):
             if p == "...":

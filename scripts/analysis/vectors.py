@@ -356,7 +356,6 @@ class Analysis:
                         api_fns[disp] |= self.fnodes(v)
         soft = self.soft_hrtimer_functions()
         api_fns.update({d: soft for d, r in rules.DISPATCH.items() if r[0] == "hrtimer"})
-        self.soft_objects_note = soft
         changed = True
         while changed:
             changed = False
@@ -413,7 +412,6 @@ class Analysis:
             elif c[0] == "copy":
                 copy_src[c[1]].append(c[2])
         result = set()
-        self.hrtimer_objects = {"soft": sorted(soft_objs), "hard": sorted(hard_objs - soft_objs)}
         for ptr, vals in s.stores.items():
             if fkey not in s.pts.get(ptr, ()):
                 continue
@@ -431,8 +429,6 @@ class Analysis:
                 continue
             for v in vals:
                 result |= self.fnodes(v)
-        for v in s.pts.get("C|" + fkey, ()):
-            pass
         return result
 
     # ---- acquisitions ---------------------------------------------------
@@ -647,12 +643,6 @@ class Analysis:
                             break
         return order
 
-    def has_callers(self, fid: str) -> bool:
-        return bool(self.callers.get(fid))
-
-    def callers_sites(self, fid: str) -> list[Any]:
-        return self.callers.get(fid, [])
-
     def classes_of(self, node: str) -> set[Any]:
         vals = self.s.pts.get(node, set())
         return {v for v in vals if v[:2] in ("F:", "G:", "A:")}
@@ -755,18 +745,15 @@ class Analysis:
                             if not e.classes:
                                 out.append(("?", self.w.calls[ev[1]][5], e.kind))
                 elif ev[0] in ("ld", "st"):
-                    for p in self.s.pts.get(ev[1], ()):
-                        if p.startswith("P:") and not rules.percpu_ignored(p[2:]):
-                            out.append((p, ev[2], "pcpu-w" if ev[0] == "st" else "pcpu-r"))
+                    for p in self.percpu_of(ev):
+                        out.append((p, ev[2], "pcpu-w" if ev[0] == "st" else "pcpu-r"))
                 elif ev[0] == "pc" and (not ev[3] or ev[2]):
                     # raw accesses, and this_cpu_* writes: one instruction,
                     # but a section's raw read-modify-write of the same
                     # variable would lose a write a vector makes in between
                     kind = ("pcpu-w" if ev[2] else "pcpu-r") if not ev[3] else "pcpu-w-atomic"
-                    for p in self.s.pts.get(ev[1], ()):
-                        if p.startswith("G:") and self.w.globals.get(p[2:], {}).get("percpu") \
-                                and not rules.percpu_ignored(p[2:]):
-                            out.append(("P:" + p[2:], ev[4], kind))
+                    for p in self.percpu_of(ev):
+                        out.append((p, ev[4], kind))
         return out
 
     def takes(self) -> None:
@@ -828,21 +815,8 @@ class Analysis:
         acq_open = {f: {c for c, _l, k in self.acq_cache.get(f, ())
                         if c != "?" and k not in rules.IRQ_KINDS and k not in skip}
                     for f in self.w.functions}
-        for trans in (acq_all, acq_open):
-            changed = True
-            while changed:
-                changed = False
-                for f in self.w.functions:
-                    cur = trans[f]
-                    before = len(cur)
-                    for _site, t in self.callees.get(f, ()):
-                        if self.is_barrier(t) or t not in trans:
-                            continue
-                        cur |= trans[t]
-                    if len(cur) != before:
-                        changed = True
-        self.trans_all = acq_all
-        self.trans_open = acq_open
+        self.trans_all = self.over_callees(acq_all)
+        self.trans_open = self.over_callees(acq_open)
         # classes a function or its callees release (a callee that drops
         # its caller's lock: __run_hrtimer() unlocks cpu_base->lock around
         # the callback)
@@ -854,19 +828,24 @@ class Analysis:
                         for e in self.events.get(ev[1], ()):
                             if e.role == "real" and e.kind in rules.RELEASE_KINDS:
                                 rel[f] |= e.classes
+        self.rel_trans = self.over_callees(rel)
+        self._held_memo: dict[tuple[Any, ...], set[Any]] = {}
+
+    def over_callees(self, own: dict[str, set[Any]]) -> dict[str, set[Any]]:
+        """own[f] grown, in place, by own[t] of every callee t (not through
+        the barrier), to a fixpoint: what f or anything it calls does."""
         changed = True
         while changed:
             changed = False
             for f in self.w.functions:
-                cur = rel[f]
+                cur = own[f]
                 before = len(cur)
                 for _site, t in self.callees.get(f, ()):
-                    if not self.is_barrier(t) and t in rel:
-                        cur |= rel[t]
+                    if t in own and not self.is_barrier(t):
+                        cur |= own[t]
                 if len(cur) != before:
                     changed = True
-        self.rel_trans = rel
-        self._held_memo: dict[tuple[Any, ...], set[Any]] = {}
+        return own
 
     def held_acqs(self, fid: str, held: frozenset[str], irq_too: bool,
                   depth: int = 0) -> set[Any]:
@@ -943,14 +922,24 @@ class Analysis:
 
     def inner_of_plain(self, ev: Any) -> set[Any]:
         """Raw per-CPU writes of a load/store/asm event."""
-        out: set[Any] = set()
-        if ev[0] == "st":
-            out |= {p for p in self.s.pts.get(ev[1], ())
-                    if p.startswith("P:") and not rules.percpu_ignored(p[2:])}
-        elif ev[0] == "pc" and not ev[3] and ev[2]:
-            out |= {"P:" + p[2:] for p in self.s.pts.get(ev[1], ())
-                    if p.startswith("G:") and self.w.globals.get(p[2:], {}).get("percpu")
-                    and not rules.percpu_ignored(p[2:])}
+        if ev[0] == "st" or (ev[0] == "pc" and not ev[3] and ev[2]):
+            return self.percpu_of(ev)
+        return set()
+
+    def percpu_of(self, ev: Any) -> set[str]:
+        """The per-CPU classes ("P:name") a load, store or asm operand
+        touches, less rules.PERCPU_IGNORE: a load or store through a
+        pointer derived from the variable, an asm memory operand on it."""
+        out = set()
+        for p in self.s.pts.get(ev[1], ()):
+            if ev[0] == "pc":
+                if not p.startswith("G:") or \
+                        not self.w.globals.get(p[2:], {}).get("percpu"):
+                    continue
+            elif not p.startswith("P:"):
+                continue
+            if not rules.percpu_ignored(p[2:]):
+                out.add("P:" + p[2:])
         return out
 
     def ends_for(self, start: Event) -> Any:
