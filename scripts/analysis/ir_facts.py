@@ -34,6 +34,12 @@ TRANSPARENT = re.compile(
     r"^%(struct|union)\.(spinlock|raw_spinlock|arch_spinlock_t|rwlock_t|"
     r"arch_rwlock_t|qspinlock|qrwlock|seqlock_t|seqcount|seqcount_spinlock|"
     r"seqcount_raw_spinlock|seqcount_t|lockdep_map|anon)(\.\d+)?$")
+# The lock types themselves: a location (field or global) of one of these
+# types is a lock, whose address the points-to solve always follows.
+LOCKTYPE = re.compile(
+    r"^%(struct|union)\.(spinlock|raw_spinlock|arch_spinlock_t|rwlock_t|"
+    r"arch_rwlock_t|qspinlock|qrwlock|seqlock_t|seqcount|seqcount_spinlock|"
+    r"seqcount_raw_spinlock|seqcount_t)(\.\d+)?$")
 ANON_SUFFIX = re.compile(r"(%(?:struct|union)\.[\w.$]*?)\.\d+\b")
 
 ATTRS = {
@@ -199,6 +205,8 @@ class TU:
         self._file_cache: dict[str, str] = {}
         self.nconst = 0
         self.unparsed = 0
+        self.locklocs: set[str] = set()     # F:/G: locations of a lock type
+        self._norm_structs: dict[str, list[str]] | None = None
 
     # ---- names -------------------------------------------------------
     def gname(self, sym: str) -> str:
@@ -509,6 +517,8 @@ class TU:
     def gep(self, node: str, srctype: str, base: str | None, idxs: list[str]) -> None:
         steps = self.gep_steps(srctype, idxs)
         loc, outer = self.field_loc(steps)
+        if loc and loc not in self.locklocs and self.is_lock_field(loc):
+            self.locklocs.add(loc)
         if loc:
             self.cons.append(["addr", node, loc])
             if base:
@@ -517,6 +527,15 @@ class TU:
                 self.cons.append(["base", node, base, outer or ""])
         elif base:
             self.cons.append(["copy", node, base])
+
+    def is_lock_field(self, loc: str) -> bool:
+        """Is the field location F:S.k of a lock type?"""
+        if self._norm_structs is None:
+            self._norm_structs = {norm_type(k): v for k, v in self.structs.items()}
+        sname, _, k = loc[2:].rpartition(".")
+        fields = self._norm_structs.get(sname, [])
+        return k.isdigit() and int(k) < len(fields) and \
+            bool(LOCKTYPE.match(norm_type(fields[int(k)])))
 
     # ---- globals -------------------------------------------------------
     def init_values(self, t: str, v: str, struct: str | None, path: str) -> None:
@@ -572,6 +591,8 @@ class TU:
             parts = split_top(val)
             val = parts[0] if parts else ""
             struct = self.global_struct.get(sym)
+            if LOCKTYPE.match(norm_type(t)):
+                self.locklocs.add("G:" + gid)
             if t.startswith("%struct."):
                 self.init_values(t, val, None, "G:" + gid)
             elif struct and (t.startswith("{") or t.startswith("<{")):
@@ -919,7 +940,8 @@ class TU:
                 "functions": {k: v for k, v in self.functions.items() if v},
                 "declared": sorted(k for k, v in self.functions.items() if not v),
                 "globals": self.globals, "fields": self.fields,
-                "cons": self.cons, "calls": self.calls, "asm": self.asm}
+                "cons": self.cons, "calls": self.calls, "asm": self.asm,
+                "locks": sorted(self.locklocs)}
 
 
 def main() -> int:

@@ -87,6 +87,7 @@ class World:
         self.cons: list[list[Any]] = []
         self.calls: list[list[Any]] = []
         self.fn_tu: dict[str, str] = {}
+        self.locks: set[str] = set()
 
     def load(self, paths: list[str]) -> None:
         for p in paths:
@@ -103,6 +104,7 @@ class World:
                 self.functions[fid] = fn
                 self.fn_tu[fid] = d["tu"]
             self.declared.update(d["declared"])
+            self.locks.update(d.get("locks", ()))
             self.globals.update(d["globals"])
             for k, names in d["fields"].items():
                 for n in names:
@@ -162,7 +164,22 @@ class World:
 
 
 class Solver:
-    """Andersen-style inclusion constraints with dynamic call edges."""
+    """Andersen-style inclusion constraints with dynamic call edges.
+
+    Two reductions keep the whole kernel within reach:
+    - a node whose only definition is one copy of another (a cast, a
+      GEP the field-based model ignores) is that node (union-find), so
+      a pointer and its casts are one node;
+    - only the values the masks need travel along copy edges: function
+      values, per-CPU variables, locks (locations of a lock type), and
+      any location whose contents come to hold such a value (then the
+      location is re-sent from every node that takes its address).  A
+      location nothing relevant is stored into (a list_head, a buffer)
+      stays at the nodes that take its address: loading from it yields
+      nothing anyway.  A store of a function through a pointer whose
+      targets are not all known (an "open" pointer: a parameter, a
+      loaded value) makes the function escaped, so every indirect call
+      of its prototype may reach it (Analysis.solve)."""
 
     def __init__(self, w: World) -> None:
         self.w = w
@@ -177,47 +194,137 @@ class Solver:
         self.work: deque[Any] = deque()
         self.inwork: set[Any] = set()
         self.pending_delta: dict[str, set[Any]] = defaultdict(set)
+        self.rep: dict[str, str] = {}
+        self.relevant: set[str] = set(w.locks)
+        self.relevant |= {"G:" + g for g, info in w.globals.items() if info.get("percpu")}
+        self.origins: dict[str, list[str]] = defaultdict(list)
+        self.closed: set[str] = set()       # nodes whose targets are all seeds
+
+    def find(self, n: str) -> str:
+        r = self.rep.get(n)
+        if r is None:
+            return n
+        root = r
+        while root in self.rep:
+            root = self.rep[root]
+        while n in self.rep and self.rep[n] != root:
+            self.rep[n], n = root, self.rep[n]
+        return root
+
+    def is_relevant(self, v: str) -> bool:
+        return v[:3] == "FN:" or v[:2] == "P:" or v in self.relevant
 
     def add_pts(self, n: str, vals: Any) -> None:
-        new = set(vals) - self.pts[n]
+        n = self.find(n)
+        cur = self.pts[n]
+        new = set(vals) - cur
         if new:
-            self.pts[n] |= new
+            cur |= new
             self.pending_delta[n] |= new
             if n not in self.inwork:
                 self.inwork.add(n)
                 self.work.append(n)
+            if n[:2] == "C|":
+                loc = n[2:]
+                if loc not in self.relevant:
+                    self.make_relevant(loc)
+
+    def make_relevant(self, loc: str) -> None:
+        """loc's contents now matter: send it on from every node that
+        holds it as a seed."""
+        self.relevant.add(loc)
+        for o in self.origins.get(loc, ()):
+            o = self.find(o)
+            self.pending_delta[o].add(loc)
+            if o not in self.inwork:
+                self.inwork.add(o)
+                self.work.append(o)
 
     def add_edge(self, src: str, dst: str) -> None:
+        src, dst = self.find(src), self.find(dst)
         if dst in self.succ[src] or src == dst:
             return
         self.succ[src].add(dst)
-        if self.pts.get(src):
-            self.add_pts(dst, self.pts[src])
+        vals = self.pts.get(src)
+        if vals:
+            rel = [v for v in vals if self.is_relevant(v)]
+            if rel:
+                self.add_pts(dst, rel)
+
+    def collapse(self) -> None:
+        """Merge every node defined by exactly one copy into its source."""
+        w = self.w
+        ndef: Counter[str] = Counter()
+        src_of: dict[str, str] = {}
+        for c in w.cons:
+            k = c[0]
+            if k in ("addr", "copy", "load", "pcpu"):
+                ndef[c[1]] += 1
+                if k == "copy":
+                    src_of[c[1]] = c[2]
+        pinned = set()
+        for fn in w.functions.values():
+            pinned.update(p for p in fn["params"] if p)
+        for call in w.calls:
+            if call[4]:
+                pinned.add(call[4])
+        for n, src in src_of.items():
+            if ndef[n] == 1 and n not in pinned and not n.endswith("/#ret") and \
+                    src != n:
+                self.rep[n] = src
+        # break cycles of single copies (a phi-free loop cannot make one,
+        # but be safe): a node that finds itself is its own root
+        for n in list(self.rep):
+            seen = {n}
+            x = self.rep.get(n)
+            while x in self.rep:
+                if x in seen:
+                    del self.rep[x]
+                    break
+                seen.add(x)
+                x = self.rep[x]
+        # the closed nodes: defined by seeds only (after the merge)
+        other = set()
+        for c in w.cons:
+            if c[0] in ("load", "copy"):
+                other.add(self.find(c[1]))
+        other |= {self.find(p) for p in pinned}
+        for c in w.cons:
+            if c[0] == "addr":
+                r = self.find(c[1])
+                if r not in other:
+                    self.closed.add(r)
 
     def setup(self) -> None:
+        self.collapse()
+        f = self.find
         for c in self.w.cons:
             k = c[0]
             if k == "addr":
+                self.origins[c[2]].append(c[1])
                 self.add_pts(c[1], [c[2]])
             elif k == "copy":
                 self.add_edge(c[2], c[1])
             elif k == "load":
-                self.loads[c[2]].append(c[1])
+                self.loads[f(c[2])].append(f(c[1]))
             elif k == "store":
-                self.stores[c[1]].append(c[2])
+                self.stores[f(c[1])].append(f(c[2]))
             elif k == "store_at":
                 self.add_edge(c[2], "C|" + c[1])
             elif k == "memcpy":
-                self.memcpys[c[1]].append(("dst", c[2]))
-                self.memcpys[c[2]].append(("src", c[1]))
+                self.memcpys[f(c[1])].append(("dst", f(c[2])))
+                self.memcpys[f(c[2])].append(("src", f(c[1])))
             elif k == "pcpu":
-                self.pcpu[c[2]].append(c[1])
+                self.pcpu[f(c[2])].append(f(c[1]))
         for site, call in enumerate(self.w.calls):
-            fid, callee, fp, args, dst = call[0], call[1], call[2], call[3], call[4]
+            callee, fp = call[1], call[2]
             if callee:
                 self.bind(site, callee)
             elif fp:
-                self.icalls[fp].append(site)
+                self.icalls[f(fp)].append(site)
+        # every alias reads its root's set
+        for n in self.rep:
+            self.pts[n] = self.pts[self.find(n)]
 
     def bind(self, site: int, callee: str) -> None:
         if callee in self.targets[site]:
@@ -241,8 +348,10 @@ class Solver:
             delta = self.pending_delta.pop(n, set())
             if not delta:
                 continue
-            for d in list(self.succ.get(n, ())):
-                self.add_pts(d, delta)
+            rel = [v for v in delta if self.is_relevant(v)]
+            if rel:
+                for d in list(self.succ.get(n, ())):
+                    self.add_pts(d, rel)
             locs = [v for v in delta if v[:2] in ("F:", "G:", "A:")]
             if locs:
                 for dst in self.loads.get(n, ()):
@@ -259,15 +368,21 @@ class Solver:
                                 self.add_edge("C|" + l2, "C|" + l)
                             else:
                                 self.add_edge("C|" + l, "C|" + l2)
-            pc = [v for v in delta if v.startswith("P:")]
+            pc = [v for v in delta if v[:2] == "P:"]
             if pc:
                 for d in self.pcpu.get(n, ()):
                     self.add_pts(d, pc)
-            fns = [v[3:] for v in delta if v.startswith("FN:")]
+            fns = [v[3:] for v in delta if v[:3] == "FN:"]
             if fns:
                 for site in self.icalls.get(n, ()):
-                    for f in fns:
-                        self.bind(site, f)
+                    for fv in fns:
+                        self.bind(site, fv)
+
+    def open_ptr(self, n: str) -> bool:
+        """May n point somewhere its set does not show (a parameter, a
+        loaded value: locations nothing relevant was stored into are
+        not sent on)?"""
+        return self.find(n) not in self.closed
 
 
 class Analysis:
@@ -292,9 +407,17 @@ class Analysis:
             self.address_taken = taken
             escaped = set()
             for p, vals in s.stores.items():
-                if not any(v[:2] in ("F:", "G:", "A:") for v in s.pts.get(p, ())):
+                if s.open_ptr(p):
                     for v in vals:
                         escaped |= {x[3:] for x in s.pts.get(v, ()) if x.startswith("FN:")}
+            for p, lst in s.memcpys.items():
+                if not s.open_ptr(p):
+                    continue
+                for role, src in lst:
+                    if role == "dst":
+                        for l in s.pts.get(src, ()):
+                            escaped |= {x[3:] for x in s.pts.get("C|" + l, ())
+                                        if x.startswith("FN:")}
             for call in w.calls:
                 if call[1] and call[1] in w.declared and call[1] not in rules.PRIMITIVES:
                     for a in call[3]:
@@ -1010,6 +1133,18 @@ class Analysis:
         for c, vs in self.vec.items():
             for v in vs:
                 taken_by[v].append(c)
+        # A vector that takes a lock through a pointer with no known value
+        # may take any lock whose address is stored in memory.
+        for v, lst in self.unresolved_in.items():
+            if not lst:
+                continue
+            for c in sorted(self.stored_locks()):
+                if c not in self.vec or v not in self.vec[c]:
+                    taken_by[v].append(c)
+                    f, loc = lst[0]
+                    self.vec_ev.setdefault((c, v), (f, loc, "a lock pointer it cannot "
+                                                    "resolve; this lock's address is "
+                                                    "stored in memory"))
         for v in VECTORS:
             q: deque[str] = deque()
             for c in sorted(taken_by.get(v, ())):
@@ -1039,21 +1174,24 @@ class Analysis:
             m = set()
             for c in sec["classes"] + sec["inner"]:
                 m |= self.cmask.get(c, set())
-            if any(u for u in self.unresolved_in.values()) and sec["classes"]:
-                for v, lst in self.unresolved_in.items():
-                    if lst and self.lock_stored(sec["classes"] + sec["inner"]):
-                        m.add(v)
             sec["mask"] = m
             sec["why"] = ""
 
-    def lock_stored(self, classes: Any) -> bool:
+    def stored_locks(self) -> set[str]:
+        """Locations whose address some store writes to memory (the
+        classes an unresolved lock pointer may load)."""
         if not hasattr(self, "_stored_locks"):
+            nodes = [v for vals in self.s.stores.values() for v in vals]
+            nodes += [c[2] for c in self.w.cons if c[0] == "store_at"]
+            # passed to a function outside the world, which may keep it
+            nodes += [a for call in self.w.calls
+                      if call[1] and call[1] in self.w.declared and
+                      call[1] not in rules.PRIMITIVES for a in call[3] if a]
             st = set()
-            for p, vals in self.s.stores.items():
-                for v in vals:
-                    st |= {x for x in self.s.pts.get(v, ()) if x[:2] in ("F:", "G:", "A:")}
+            for v in nodes:
+                st |= {x for x in self.s.pts.get(v, ()) if x[:2] in ("F:", "G:", "A:")}
             self._stored_locks = st
-        return any(c in self._stored_locks for c in classes)
+        return self._stored_locks
 
     # ---- precision table ---------------------------------------------
     def precision(self) -> dict[Any, Any]:
