@@ -48,6 +48,11 @@ Site = dict[str, Any]   # one acquisition site; also its JSON record
 Base = tuple[str, str]  # (pointer expression, its type)
 
 mask_table: dict[str, Optional[list[str]]] = {}  # class -> vectors, None = ALL
+# "site <file>:<line> <MASK>" lines: the mask of the section that starts
+# at that line (scripts/analysis/vectors.py proves one per section, with
+# per-CPU data and lock order included); when the table has sites, they
+# decide, and a section without one stays on the all-vector API.
+site_table: dict[tuple[str, int], Optional[list[str]]] = {}
 pcpu_funcs: set[str] = set()       # functions known to touch per-CPU data
 records_prefix = [""]              # where site records go ("" = nowhere)
 texts: dict[str, str] = {}         # file -> source text
@@ -100,6 +105,14 @@ def load_masks(path: str) -> None:
             line = raw.split("#", 1)[0].strip()
             if not line:
                 continue
+            if line.startswith("site "):
+                parts = line.split()
+                fl = parts[1].rpartition(":") if len(parts) == 3 else ("", "", "")
+                if not fl[0] or not fl[2].isdigit():
+                    raise ValueError("%s:%d: expected 'site <file>:<line> <MASK>'"
+                                     % (path, num))
+                site_table[(fl[0], int(fl[2]))] = parse_mask(path, num, parts[2])
+                continue
             if line.startswith("struct "):
                 line = "struct " + line[7:].lstrip()
                 parts = line.split()
@@ -109,14 +122,31 @@ def load_masks(path: str) -> None:
             if len(parts) != 2:
                 raise ValueError("%s:%d: expected '<lock-class> <VEC>[|<VEC>...]'"
                                  % (path, num))
-            vecs = parts[1].split("|")
-            if vecs == ["ALL"]:
-                mask_table[parts[0]] = None
-                continue
-            bad = [v for v in vecs if v not in VECTORS]
-            if bad:
-                raise ValueError("%s:%d: unknown vector '%s'" % (path, num, bad[0]))
-            mask_table[parts[0]] = sorted(set(vecs), key=VECTORS.index)
+            mask_table[parts[0]] = parse_mask(path, num, parts[1])
+
+
+def parse_mask(path: str, num: int, text: str) -> Optional[list[str]]:
+    """"VEC|VEC..." as a sorted list of vectors, "ALL" as None."""
+    vecs = text.split("|")
+    if vecs == ["ALL"]:
+        return None
+    if vecs == ["NONE"]:
+        return []
+    bad = [v for v in vecs if v not in VECTORS]
+    if bad:
+        raise ValueError("%s:%d: unknown vector '%s'" % (path, num, bad[0]))
+    return sorted(set(vecs), key=VECTORS.index)
+
+
+def site_lookup(fname: str, line: int) -> tuple[bool, Optional[list[str]]]:
+    """The site table's mask for the section at FNAME:LINE (FNAME may be
+    a longer path than the table's)."""
+    if (fname, line) in site_table:
+        return True, site_table[(fname, line)]
+    for (f, ln), v in site_table.items():
+        if ln == line and (fname.endswith("/" + f) or f.endswith("/" + fname)):
+            return True, v
+    return False, None
 
 
 def load_pcpu(path: str) -> None:
@@ -163,7 +193,7 @@ def in_define(fname: str, line: int) -> bool:
     """Is LINE of FNAME part of a #define (continuation lines included)?"""
     lines = text_of(fname).split("\n")
     num = line - 1
-    while num > 0 and lines[num - 1].rstrip().endswith("\\"):
+    while 0 < num <= len(lines) and lines[num - 1].rstrip().endswith("\\"):
         num -= 1
     return 0 <= num < len(lines) and lines[num].lstrip().startswith("#")
 
@@ -290,8 +320,9 @@ def has_decls(name: object) -> bool:
 
 
 def mask_expr(vecs: Iterable[str]) -> str:
-    """C text of a mask: BIT(A_SOFTIRQ) | BIT(B_SOFTIRQ)."""
-    return " | ".join("BIT(%s_SOFTIRQ)" % v for v in vecs)
+    """C text of a mask: BIT(A_SOFTIRQ) | BIT(B_SOFTIRQ); 0 when no vector
+    can take the lock."""
+    return " | ".join("BIT(%s_SOFTIRQ)" % v for v in vecs) or "0"
 
 
 def record(site: Site) -> None:
@@ -325,6 +356,8 @@ def decide(pos: Position, kind: str, expr: str) -> Site:
         return site
     cls: Optional[str]
     why: Optional[str]
+    if site_table:
+        return decide_site(site, pk, expr)
     if kind == "bh":
         cls, why = "bh:%s:%s" % (fname, func), None
     else:
@@ -356,6 +389,38 @@ def decide(pos: Position, kind: str, expr: str) -> Site:
     found, vecs = lookup(cls, fname)
     if not found:
         site["reason"] = "no mask for lock class"
+        return site
+    if vecs is None or len(vecs) == len(VECTORS):
+        site["reason"] = "mask is ALL"
+        return site
+    site["mask"] = vecs
+    site["status"] = "candidate"
+    return site
+
+
+def decide_site(site: Site, pk: Key, expr: str) -> Site:
+    """decide() with a site table: the analysis proved the mask of this
+    section (lock order and per-CPU data included); the rewrite still
+    needs one balanced, LIFO section in this function."""
+    site["class"] = "site:%s:%d" % (site["file"], site["line"])
+    if (site["func"], expr) in free_unlock:
+        site["reason"] = "conditional locking or release without acquire"
+        return site
+    if pk in held or pk not in first_unlocks:
+        site["reason"] = ("not released on every path (held on return, "
+                          "released in a callee, or nested)")
+        return site
+    if pk in nested:
+        site["reason"] = "taken again before its release (nested)"
+        return site
+    mine = first_unlocks[pk]
+    for other, theirs in first_unlocks.items():
+        if other != pk and other not in nested and mine & theirs:
+            site["reason"] = "unlock shared by several acquisitions"
+            return site
+    found, vecs = site_lookup(site["file"], site["line"])
+    if not found:
+        site["reason"] = "no proven mask for this section (not compiled in the world)"
         return site
     if vecs is None or len(vecs) == len(VECTORS):
         site["reason"] = "mask is ALL"

@@ -8,7 +8,8 @@
 #
 # Usage:  tests/test-cocci.sh [NAME...]
 # Reads:  semantic-patches/tests/{NAME.c,NAME.res,masks.txt,pcpu.txt,
-#         kernel-stub.h} and NAME.reason: '#' lines are comments, except
+#         kernel-stub.h}, NAME.masks (the case's own mask table, instead of
+#         masks.txt: a site table from the v2 analysis) and NAME.reason: '#' lines are comments, except
 #         "# negative: WHY", which marks a case where nothing may change;
 #         every other line must appear in report mode's output or in a
 #         site record's reason for NAME.c.  A case whose .res equals its .c
@@ -50,7 +51,7 @@ check_reasons() {
 	local want missing=0 nlines=0
 	rm -f "$tmp/$1.rec".*
 	(cd "$dir" && spatch --sp-file "$TOP/semantic-patches/bh_lock_mask.cocci" \
-		-D report -D masks=masks.txt -D pcpu=pcpu.txt -D "records=$tmp/$1.rec" \
+		-D report -D "masks=$(masks_of "$1")" -D pcpu=pcpu.txt -D "records=$tmp/$1.rec" \
 		--no-includes --very-quiet "$1.c") >"$tmp/$1.report" 2>&1 || true
 	cat "$tmp/$1.rec".* 2>/dev/null | python3 -c '
 import json, sys
@@ -72,6 +73,11 @@ for line in sys.stdin:
 	return "$missing"
 }
 
+# masks_of NAME: the mask table of case NAME (relative to the tests folder).
+masks_of() {
+	if [ -f "$dir/$1.masks" ]; then echo "$1.masks"; else echo masks.txt; fi
+}
+
 # compiles FILE: gcc -fsyntax-only against the stub header.
 compiles() {
 	gcc -x c -std=gnu11 -fsyntax-only -Wall -Wextra -Werror \
@@ -87,7 +93,7 @@ for name in "${cases[@]}"; do
 	# Run from the tests folder so that file-qualified classes
 	# ("static_global.c:slock") match the bare file names.
 	if (cd "$dir" && PCPU_FUNCS=pcpu.txt \
-		"$TOP/scripts/convert/convert-file.sh" "$name.c" masks.txt) \
+		"$TOP/scripts/convert/convert-file.sh" "$name.c" "$(masks_of "$name")") \
 		>"$tmp/$name.out" 2>"$tmp/$name.err" &&
 		cmp -s "$tmp/$name.out" "$dir/$name.res"; then
 		ok "$name"

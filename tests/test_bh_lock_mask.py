@@ -45,6 +45,7 @@ class ModuleTest(unittest.TestCase):
         self.src.write_text(SOURCE)
         blm.start_file()
         blm.mask_table.clear()
+        blm.site_table.clear()
         blm.pcpu_funcs.clear()
         blm.set_records("")
 
@@ -74,6 +75,31 @@ class ModuleTest(unittest.TestCase):
     def test_load_masks_rejects_malformed_line(self) -> None:
         with self.assertRaisesRegex(ValueError, r"masks.txt:2: expected"):
             self.table("glock TIMER\nglock TIMER NET_RX\n")
+
+    def test_load_masks_site_lines(self) -> None:
+        self.table("site net/x.c:10 NET_RX|TIMER\nsite net/y.c:3 NONE\nsite z.c:4 ALL\n")
+        self.assertEqual(blm.site_table, {("net/x.c", 10): ["TIMER", "NET_RX"],
+                                          ("net/y.c", 3): [], ("z.c", 4): None})
+        self.assertEqual(blm.site_lookup(str(self.src), 10), (True, ["TIMER", "NET_RX"]))
+        self.assertEqual(blm.site_lookup(str(self.src), 11), (False, None))
+        self.assertEqual(blm.mask_expr([]), "0")
+
+    def test_load_masks_rejects_malformed_site(self) -> None:
+        with self.assertRaisesRegex(ValueError, r"masks.txt:1: expected 'site"):
+            self.table("site net/x.c NET_RX\n")
+
+    def test_decide_site_mode_ignores_class_and_pcpu(self) -> None:
+        # a lock parameter (no class) with per-CPU data: the site's mask decides
+        self.table("site net/x.c:10 TIMER\n")
+        pk = ("10", "1")
+        blm.first_unlocks[pk] = {("11", "1")}
+        blm.pcpu_hit[pk] = "this_cpu_inc() at line 11"
+        site = blm.decide(self.pos(), "spin", "lock")
+        self.assertEqual((site["status"], site["mask"]), ("candidate", ["TIMER"]))
+        blm.first_unlocks[("12", "1")] = {("13", "1")}
+        site = blm.decide(self.pos(line=12), "spin", "lock")
+        self.assertEqual(site["status"], "skipped")
+        self.assertIn("no proven mask for this section", site["reason"])
 
     def test_lookup_exact_and_file_suffix(self) -> None:
         self.table("x.c:slock NET_RX\nbh:ipv4/tcp.c:f TIMER\n")

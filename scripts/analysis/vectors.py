@@ -1268,6 +1268,16 @@ def write_outputs(a: Analysis, out: str, world: str, t0: float) -> str:
         lines.append(f"section {sec['loc']} {sec['function']} {sec['cl']} {mask_str(sec['mask'])}")
     with open(os.path.join(out, "masks.txt"), "w", encoding="utf-8") as f:
         f.write("\n".join(lines) + "\n")
+    # The converter's table (semantic-patches/bh_lock_mask.py, "site"
+    # lines): one mask per source line that starts a section, the union
+    # when several sections start there.
+    per_loc: dict[str, set[str]] = defaultdict(set)
+    for sec in merged_sections(a, name):
+        per_loc[sec["loc"]] |= sec["mask"]
+    with open(os.path.join(out, "sites.txt"), "w", encoding="utf-8") as f:
+        f.write(f"# section masks for world {world}: site <file>:<line> <MASK>\n")
+        for loc in sorted(per_loc):
+            f.write(f"site {loc} {mask_str(per_loc[loc])}\n")
     data: dict[str, Any] = {"classes": {}, "sections": []}
     md = [f"# Vector evidence for world {world}", ""]
     for c in sorted(classes, key=name):

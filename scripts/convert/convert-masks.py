@@ -3,7 +3,9 @@
 
 Usage:  scripts/convert/convert-masks.py TABLE...
 Reads:  each TABLE, one lock class per line: "<lock-class> <VEC>[|<VEC>...]"
-        or "<lock-class> ALL"; '#' starts a comment; blank lines are fine.
+        or "<lock-class> ALL", or one section per line (the v2 analysis's
+        sites.txt): "site <file>:<line> <VEC>[|<VEC>...]|ALL|NONE";
+        '#' starts a comment; blank lines are fine.
 Writes: one "file:line: reason" line per malformed line on stderr.
 Exit:   0 all tables are well formed, 2 a table is malformed or missing.
 """
@@ -19,7 +21,8 @@ CLASS_RE = re.compile(
     r"^(struct [A-Za-z_]\w*\.[A-Za-z_]" + PATH +     # struct type.field path
     r"|[A-Za-z_]\w*" + PATH +                       # global (typedef.field)
     r"|[\w./+-]+\.[ch]:[A-Za-z_]\w*" + PATH +       # file.c:static
-    r"|bh:[\w./+-]+\.[ch]:[A-Za-z_]\w*)$")          # local_bh_disable section
+    r"|bh:[\w./+-]+\.[ch]:[A-Za-z_]\w*"             # local_bh_disable section
+    r"|site [\w./+-]+\.[ch]:[1-9]\d*)$")            # a section, by its line
 
 
 @dataclass
@@ -42,8 +45,8 @@ def parse_line(path: str, num: int, raw: str) -> Entry | None:
         return None
     where = f"{path}:{num}"
     words = line.split()
-    if words[0] == "struct" and len(words) >= 2:
-        words = [f"struct {words[1]}"] + words[2:]
+    if words[0] in ("struct", "site") and len(words) >= 2:
+        words = [f"{words[0]} {words[1]}"] + words[2:]
     if len(words) != 2:
         raise TableError(f"{where}: expected '<lock-class> <VEC>[|<VEC>...]', "
                          f"got '{line}'")
@@ -52,6 +55,8 @@ def parse_line(path: str, num: int, raw: str) -> Entry | None:
         raise TableError(f"{where}: malformed lock class '{cls}'")
     if vecs == "ALL":
         return Entry(cls, None, where)
+    if vecs == "NONE" and cls.startswith("site "):
+        return Entry(cls, (), where)
     names = vecs.split("|")
     for name in names:
         if name not in VECTORS:
