@@ -55,7 +55,7 @@ try:
         add_alias, alias_types, decide_and_record, decls, first_unlocks,
         free_unlock, glob_bases, has_decls, held, is_candidate, is_lock_ptr,
         is_pcpu, key, load_masks, load_pcpu, local_bases, mark_converted,
-        mask_expr, nested, norm, pcpu_hit, ptr_bases, record_trylock,
+        mask_expr, nested, norm, unordered, pcpu_hit, ptr_bases, record_trylock,
         set_records, site_message, sites, start_file)
 except ImportError as err:
     raise ImportError("bh_lock_mask.cocci needs semantic-patches/ on "
@@ -218,6 +218,32 @@ p << rbh.p;
 pn << rnestbh.pn;
 @@
 nested.add(key(p[0]))
+
+// Two sections released out of order: E taken, then E2 taken, then E
+// released while E2 is still held.  The core ends such sections safely
+// (the first one's vectors stay held back until the last partial section
+// ends) but DEBUG_SOFTIRQ_MASK reports the out-of-order restore, so
+// neither section is converted.
+@runord depends on rlock exists@
+identifier rlock.lock;
+identifier lock2 =~ "^(spin|read|write)_lock_bh$";
+expression rlock.E, E2;
+position rlock.p, p2;
+@@
+
+lock@p(E);
+... when != \(spin_unlock_bh(E)\|read_unlock_bh(E)\|write_unlock_bh(E)\)
+lock2@p2(E2);
+... when != \(spin_unlock_bh(E2)\|read_unlock_bh(E2)\|write_unlock_bh(E2)\)
+\(spin_unlock_bh(E)\|read_unlock_bh(E)\|write_unlock_bh(E)\);
+
+@script:python@
+p << rlock.p;
+p2 << runord.p2;
+@@
+if key(p[0]) != key(p2[0]):
+    unordered.add(key(p[0]))
+    unordered.add(key(p2[0]))
 
 @rfree depends on gate exists@
 identifier fn;

@@ -31,6 +31,8 @@ PCPU_RE = re.compile(r"^(__this_cpu_|this_cpu_|raw_cpu_|per_cpu|"
                      r"get_cpu_var$|put_cpu_var$|get_cpu_ptr$|get_cpu$|"
                      r"smp_processor_id$|raw_smp_processor_id$|"
                      r"_*[A-Z][A-Z0-9_]*_(INC|DEC|ADD|SUB|UPD)_STATS|_*SNMP_)")
+UNORDERED = ("released out of order with another BH section (not LIFO; "
+             "DEBUG_SOFTIRQ_MASK warns on such a restore)")
 PATH_RE = re.compile(r"^[A-Za-z_]\w*(\[\])?(\.[A-Za-z_]\w*(\[\])?)*$")
 
 
@@ -60,6 +62,7 @@ sites: dict[Key, Site] = {}        # (line, col) -> site
 first_unlocks: dict[Key, set[Key]] = {}  # (line, col) -> first unlocks
 held: set[Key] = set()             # held on some path to the end
 nested: set[Key] = set()           # taken again before the release
+unordered: set[Key] = set()        # released while a later section is held
 free_unlock: set[tuple[str, str]] = set()  # (function, expr): release without acquire
 pcpu_hit: dict[Key, str] = {}      # (line, col) -> "name() at line N"
 ptr_bases: dict[Key, list[Base]] = {}
@@ -94,6 +97,7 @@ def start_file() -> None:
     free_unlock.clear()
     held.clear()
     nested.clear()
+    unordered.clear()
     converted.clear()
     texts.clear()
 
@@ -381,6 +385,9 @@ def decide(pos: Position, kind: str, expr: str) -> Site:
     if pk in nested:
         site["reason"] = "taken again before its release (nested)"
         return site
+    if pk in unordered:
+        site["reason"] = UNORDERED
+        return site
     mine = first_unlocks[pk]
     for other, theirs in first_unlocks.items():
         if other != pk and other not in nested and mine & theirs:
@@ -412,6 +419,9 @@ def decide_site(site: Site, pk: Key, expr: str) -> Site:
         return site
     if pk in nested:
         site["reason"] = "taken again before its release (nested)"
+        return site
+    if pk in unordered:
+        site["reason"] = UNORDERED
         return site
     mine = first_unlocks[pk]
     for other, theirs in first_unlocks.items():
