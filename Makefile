@@ -103,5 +103,7 @@ convert-file: ## print FILE converted with the mask table MASKS
 	@test -n "$(FILE)" -a -n "$(MASKS)" || { echo 'usage: make convert-file FILE=x.c MASKS=table' >&2; exit 2; }
 	@$(S)/convert/convert-file.sh $(FILE) $(MASKS)
 
-convert: ## analysis + conversion of SUBSYS into conversions/SUBSYS/ (OVERRIDES=auditors' mask table)
+convert: ## analysis (cached per unit) + conversion of SUBSYS into conversions/SUBSYS/ (OVERRIDES=auditors' mask table)
+	@test -n "$(SUBSYS)" || { echo 'usage: make convert SUBSYS=net' >&2; exit 2; }
+	@$(S)/analysis/analyze-kernel.sh
 	@$(S)/convert/convert-subsys.sh $(SUBSYS)

@@ -66,10 +66,11 @@ cmp -s "$OUT/build/campaign/config" "$objll/.config" ||
 "${kmake[@]}" -s -j"$JOBS" prepare >"$dest/prepare.log" 2>&1 ||
 	die "$stage" "clang 'make prepare' failed; see $dest/prepare.log" 1
 
-# Headers that kbuild generates for a unit's .o only (lib/crc32table.h,
-# inat-tables.c, the version headers): make them in the clang tree too.
-"${kmake[@]}" -s -j"$JOBS" lib/crc32table.h arch/x86/lib/inat-tables.c \
-	include/generated/utsversion.h >>"$dest/prepare.log" 2>&1 || true
+# Headers that kbuild generates only as a prerequisite of one object
+# (lib/crc32table.h, init/utsversion-tmp.h): building that object in the
+# clang tree makes them; kbuild has no rule for the header alone.
+"${kmake[@]}" -s -j"$JOBS" lib/crc32.o init/version.o >>"$dest/prepare.log" 2>&1 ||
+	log "$stage" "lib/crc32.o or init/version.o did not build (their IR will be missing); see $dest/prepare.log"
 log "$stage" "3/5 LLVM IR of $n units (kbuild %.ll rule, -j$JOBS)"
 sed 's/\.c$/.ll/' "$dest/units.txt" >"$dest/ll-targets.txt"
 # The IR is the front end's only: no LLVM pass runs (opt -passes=sroa

@@ -60,7 +60,8 @@ def mask_str(vs: Any) -> str:
 
 class Event:
     """A lock event at a call site (see Analysis.site_events)."""
-    __slots__ = ("kind", "classes", "prim", "node", "role", "lifted", "attributed")
+    __slots__ = ("kind", "classes", "prim", "node", "role", "lifted", "attributed",
+                 "unknown")
 
     def __init__(self, kind: str, classes: frozenset[str], prim: str, node: str,
                  role: str) -> None:
@@ -68,6 +69,7 @@ class Event:
             kind, classes, prim, node, role
         self.lifted = False         # also an event of the callers; no section here
         self.attributed = False     # its acquisition counts at the callers
+        self.unknown = False        # the lock may also be one the solve cannot name
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Event) and \
@@ -163,31 +165,38 @@ class World:
         return f"{where}:{fn['name']}"
 
 
-class Solver:
-    """Andersen-style inclusion constraints with dynamic call edges.
+UNKNOWN = "U:"      # the value of a load through a pointer of unknown target
 
-    Two reductions keep the whole kernel within reach:
-    - a node whose only definition is one copy of another (a cast, a
-      GEP the field-based model ignores) is that node (union-find), so
-      a pointer and its casts are one node;
-    - only the values the masks need travel along copy edges: function
-      values, per-CPU variables, locks (locations of a lock type), and
-      any location whose contents come to hold such a value (then the
-      location is re-sent from every node that takes its address).  A
-      location nothing relevant is stored into (a list_head, a buffer)
-      stays at the nodes that take its address: loading from it yields
-      nothing anyway.  A store of a function through a pointer whose
-      targets are not all known (an "open" pointer: a parameter, a
-      loaded value) makes the function escaped, so every indirect call
-      of its prototype may reach it (Analysis.solve)."""
+
+class Solver:
+    """Inclusion constraints with dynamic call edges, field-based.
+
+    A load or store names its memory by the pointer's own address
+    values (its "seeds": the field of a GEP, a global, a stack slot;
+    a cast of such a pointer is the same node, merged by union-find).
+    Pointers to memory are never sent along copies: in a field-based
+    model `p->f` is the cell S.f whatever p points to, and sending object
+    addresses around the whole kernel does not finish (every void * in
+    a generic helper collects them).  What travels along copies,
+    parameters and returns is only what the masks need:
+    - functions (indirect call targets, callback registrations);
+    - locks (lock-typed fields and globals: a lock pointer passed on or
+      stored in a field and loaded again keeps its class);
+    - per-CPU variables (not through memory);
+    - UNKNOWN, the value of a load through a pointer with no seed (a
+      parameter, a loaded pointer): an indirect call that may use it
+      reaches every address-taken function of its prototype, a lock
+      acquired through it has no class (see Analysis.stored_locks).
+    A store through a pointer with no seed makes the functions it
+    stores escaped (every indirect call of their prototype may reach
+    them) and the locks it stores "stored" (Analysis.solve)."""
 
     def __init__(self, w: World) -> None:
         self.w = w
         self.pts: dict[str, set[Any]] = defaultdict(set)
+        self.seeds: dict[str, set[str]] = defaultdict(set)
         self.succ: dict[str, set[Any]] = defaultdict(set)
-        self.loads: dict[str, list[Any]] = defaultdict(list)
         self.stores: dict[str, list[Any]] = defaultdict(list)
-        self.memcpys: dict[str, list[Any]] = defaultdict(list)
         self.pcpu: dict[str, list[Any]] = defaultdict(list)
         self.icalls: dict[str, list[Any]] = defaultdict(list)
         self.targets: dict[int, set[Any]] = defaultdict(set)
@@ -195,27 +204,24 @@ class Solver:
         self.inwork: set[Any] = set()
         self.pending_delta: dict[str, set[Any]] = defaultdict(set)
         self.rep: dict[str, str] = {}
-        self.relevant: set[str] = set(w.locks)
-        self.relevant |= {"G:" + g for g, info in w.globals.items() if info.get("percpu")}
-        self.origins: dict[str, list[str]] = defaultdict(list)
-        self.closed: set[str] = set()       # nodes whose targets are all seeds
+        self.locks: set[str] = set(w.locks)
+        self.open: set[str] = set()         # nodes with a non-seed definition
 
     def find(self, n: str) -> str:
-        r = self.rep.get(n)
-        if r is None:
-            return n
-        root = r
+        root = n
         while root in self.rep:
             root = self.rep[root]
         while n in self.rep and self.rep[n] != root:
             self.rep[n], n = root, self.rep[n]
         return root
 
-    def is_relevant(self, v: str) -> bool:
-        return v[:3] == "FN:" or v[:2] == "P:" or v in self.relevant
+    def travels(self, v: str) -> bool:
+        return v[:3] == "FN:" or v[:2] in ("P:", "U:") or v in self.locks
 
     def add_pts(self, n: str, vals: Any) -> None:
         n = self.find(n)
+        if n[:2] == "C|":
+            vals = [v for v in vals if v[:2] != "P:"]
         cur = self.pts[n]
         new = set(vals) - cur
         if new:
@@ -224,21 +230,6 @@ class Solver:
             if n not in self.inwork:
                 self.inwork.add(n)
                 self.work.append(n)
-            if n[:2] == "C|":
-                loc = n[2:]
-                if loc not in self.relevant:
-                    self.make_relevant(loc)
-
-    def make_relevant(self, loc: str) -> None:
-        """loc's contents now matter: send it on from every node that
-        holds it as a seed."""
-        self.relevant.add(loc)
-        for o in self.origins.get(loc, ()):
-            o = self.find(o)
-            self.pending_delta[o].add(loc)
-            if o not in self.inwork:
-                self.inwork.add(o)
-                self.work.append(o)
 
     def add_edge(self, src: str, dst: str) -> None:
         src, dst = self.find(src), self.find(dst)
@@ -247,12 +238,13 @@ class Solver:
         self.succ[src].add(dst)
         vals = self.pts.get(src)
         if vals:
-            rel = [v for v in vals if self.is_relevant(v)]
-            if rel:
-                self.add_pts(dst, rel)
+            out = [v for v in vals if self.travels(v)]
+            if out:
+                self.add_pts(dst, out)
 
     def collapse(self) -> None:
-        """Merge every node defined by exactly one copy into its source."""
+        """Merge every node defined by exactly one copy into its source;
+        mark the nodes that have a definition other than an address."""
         w = self.w
         ndef: Counter[str] = Counter()
         src_of: dict[str, str] = {}
@@ -272,8 +264,6 @@ class Solver:
             if ndef[n] == 1 and n not in pinned and not n.endswith("/#ret") and \
                     src != n:
                 self.rep[n] = src
-        # break cycles of single copies (a phi-free loop cannot make one,
-        # but be safe): a node that finds itself is its own root
         for n in list(self.rep):
             seen = {n}
             x = self.rep.get(n)
@@ -283,39 +273,54 @@ class Solver:
                     break
                 seen.add(x)
                 x = self.rep[x]
-        # the closed nodes: defined by seeds only (after the merge)
-        other = set()
         for c in w.cons:
-            if c[0] in ("load", "copy"):
-                other.add(self.find(c[1]))
-        other |= {self.find(p) for p in pinned}
-        for c in w.cons:
-            if c[0] == "addr":
-                r = self.find(c[1])
-                if r not in other:
-                    self.closed.add(r)
+            # a merged copy is its source, not a second definition
+            if c[0] == "load" or (c[0] == "copy" and c[1] not in self.rep):
+                self.open.add(self.find(c[1]))
+        self.open |= {self.find(p) for p in pinned}
+
+    def cells(self, ptr: str) -> tuple[set[str], bool]:
+        """The memory a pointer names (its seeds), and whether it may
+        also name memory the solve does not know."""
+        r = self.find(ptr)
+        return self.seeds.get(r, set()), (r in self.open or r not in self.seeds)
 
     def setup(self) -> None:
         self.collapse()
         f = self.find
+        loads: list[tuple[str, str]] = []
+        stores: list[tuple[str, str]] = []
         for c in self.w.cons:
             k = c[0]
             if k == "addr":
-                self.origins[c[2]].append(c[1])
+                self.seeds[f(c[1])].add(c[2])
                 self.add_pts(c[1], [c[2]])
             elif k == "copy":
                 self.add_edge(c[2], c[1])
             elif k == "load":
-                self.loads[f(c[2])].append(f(c[1]))
+                loads.append((f(c[2]), f(c[1])))
             elif k == "store":
-                self.stores[f(c[1])].append(f(c[2]))
+                stores.append((f(c[1]), f(c[2])))
             elif k == "store_at":
                 self.add_edge(c[2], "C|" + c[1])
             elif k == "memcpy":
-                self.memcpys[f(c[1])].append(("dst", f(c[2])))
-                self.memcpys[f(c[2])].append(("src", f(c[1])))
+                dcells, dopen = self.cells(c[1])
+                scells, sopen = self.cells(c[2])
+                for d in dcells:
+                    for s2 in scells:
+                        self.add_edge("C|" + s2, "C|" + d)
             elif k == "pcpu":
                 self.pcpu[f(c[2])].append(f(c[1]))
+        for ptr, dst in loads:
+            cells, unknown = self.cells(ptr)
+            for l in cells:
+                self.add_edge("C|" + l, dst)
+            if unknown:
+                self.add_pts(dst, [UNKNOWN])
+        for ptr, val in stores:
+            self.stores[ptr].append(val)
+            for l in self.cells(ptr)[0]:
+                self.add_edge(val, "C|" + l)
         for site, call in enumerate(self.w.calls):
             callee, fp = call[1], call[2]
             if callee:
@@ -348,26 +353,10 @@ class Solver:
             delta = self.pending_delta.pop(n, set())
             if not delta:
                 continue
-            rel = [v for v in delta if self.is_relevant(v)]
-            if rel:
+            out = [v for v in delta if self.travels(v)]
+            if out:
                 for d in list(self.succ.get(n, ())):
-                    self.add_pts(d, rel)
-            locs = [v for v in delta if v[:2] in ("F:", "G:", "A:")]
-            if locs:
-                for dst in self.loads.get(n, ()):
-                    for l in locs:
-                        self.add_edge("C|" + l, dst)
-                for val in self.stores.get(n, ()):
-                    for l in locs:
-                        self.add_edge(val, "C|" + l)
-                for role, other in self.memcpys.get(n, ()):
-                    for l in locs:
-                        for l2 in [v for v in self.pts.get(other, ())
-                                   if v[:2] in ("F:", "G:", "A:")]:
-                            if role == "dst":
-                                self.add_edge("C|" + l2, "C|" + l)
-                            else:
-                                self.add_edge("C|" + l, "C|" + l2)
+                    self.add_pts(d, out)
             pc = [v for v in delta if v[:2] == "P:"]
             if pc:
                 for d in self.pcpu.get(n, ()):
@@ -379,10 +368,8 @@ class Solver:
                         self.bind(site, fv)
 
     def open_ptr(self, n: str) -> bool:
-        """May n point somewhere its set does not show (a parameter, a
-        loaded value: locations nothing relevant was stored into are
-        not sent on)?"""
-        return self.find(n) not in self.closed
+        """May n point to memory the solve does not know?"""
+        return self.cells(n)[1]
 
 
 class Analysis:
@@ -410,14 +397,6 @@ class Analysis:
                 if s.open_ptr(p):
                     for v in vals:
                         escaped |= {x[3:] for x in s.pts.get(v, ()) if x.startswith("FN:")}
-            for p, lst in s.memcpys.items():
-                if not s.open_ptr(p):
-                    continue
-                for role, src in lst:
-                    if role == "dst":
-                        for l in s.pts.get(src, ()):
-                            escaped |= {x[3:] for x in s.pts.get("C|" + l, ())
-                                        if x.startswith("FN:")}
             for call in w.calls:
                 if call[1] and call[1] in w.declared and call[1] not in rules.PRIMITIVES:
                     for a in call[3]:
@@ -433,9 +412,10 @@ class Analysis:
                 if w.functions.get(fid, {}).get("name") in rules.DISPATCH:
                     continue
                 proto = call[6]
-                held = {x[3:] for x in s.pts.get(fp, ()) if x.startswith("FN:")}
+                vals = s.pts.get(fp, ())
+                held = {x[3:] for x in vals if x.startswith("FN:")}
                 same = self.by_proto.get(proto, set())
-                extra = (same & taken) if not held else (same & escaped)
+                extra = (same & taken) if not held or UNKNOWN in vals else (same & escaped)
                 for f in extra:
                     if f not in s.targets[site]:
                         s.bind(site, f)
@@ -605,15 +585,17 @@ class Analysis:
         w = self.w
         self.derive_param()
         self.events: dict[int, list[Event]] = defaultdict(list)
+        self._ev_index: dict[int, set[Event]] = {}
         for site, call in enumerate(w.calls):
             prim = w.prim(call[1])
             if not prim:
                 continue
             kind, idx = rules.PRIMITIVES[prim]
             node = call[3][idx] if 0 <= idx < len(call[3]) else ""
-            self.events[site].append(
-                Event(kind, frozenset(self.classes_of(node)) if node else frozenset(),
-                      prim, node, "real"))
+            ev = Event(kind, frozenset(self.classes_of(node)) if node else frozenset(),
+                       prim, node, "real")
+            ev.unknown = bool(node) and UNKNOWN in self.s.pts.get(node, ())
+            self.events[site].append(ev)
         sites_in: dict[str, list[int]] = defaultdict(list)
         for fid, fn in w.functions.items():
             for evs, _succ in fn["blocks"].values():
@@ -665,7 +647,13 @@ class Analysis:
                             else:
                                 node, classes = f"lifted:{fid}", e.classes
                             e2 = Event(e.kind, classes, e.prim, node, role)
-                            if e2 not in self.events[s2]:
+                            e2.unknown = e.unknown if pi < 0 else \
+                                bool(node) and UNKNOWN in self.s.pts.get(node, ())
+                            known = self._ev_index.get(s2)
+                            if known is None:
+                                known = self._ev_index[s2] = set(self.events[s2])
+                            if e2 not in known:
+                                known.add(e2)
                                 self.events[s2].append(e2)
 
     def reaches_unacquired(self, fid: str, bname: str, idx: int, rel: Event) -> bool:
@@ -867,7 +855,7 @@ class Analysis:
                         if e.kind in rules.ACQUIRE_KINDS and not e.attributed:
                             for c in e.classes:
                                 out.append((c, self.w.calls[ev[1]][5], e.kind))
-                            if not e.classes:
+                            if not e.classes or e.unknown:
                                 out.append(("?", self.w.calls[ev[1]][5], e.kind))
                 elif ev[0] in ("ld", "st"):
                     for p in self.percpu_of(ev):
@@ -926,64 +914,97 @@ class Analysis:
                 stack.append((n, 0))
         return out, unended, hit
 
+    # Class sets over the whole call graph are bit sets (Python ints, one
+    # bit per class): a function's transitive acquisitions can be most of
+    # the kernel's locks, 86,000 times over.
+    def bits(self, classes: Any) -> int:
+        key = classes if isinstance(classes, frozenset) else frozenset(classes)
+        m = self._bits_memo.get(key)
+        if m is None:
+            m = 0
+            for c in key:
+                i = self.cid.get(c)
+                if i is None:
+                    i = self.cid[c] = len(self.cnames)
+                    self.cnames.append(c)
+                m |= 1 << i
+            self._bits_memo[key] = m
+        return m
+
+    def unbits(self, m: int) -> set[str]:
+        out = set()
+        while m:
+            low = m & -m
+            out.add(self.cnames[low.bit_length() - 1])
+            m ^= low
+        return out
+
     def acq_trans(self) -> None:
         """Classes (and raw per-CPU accesses) f or its callees take: all of
         them (for lock order), and those taken with interrupts on (for
         section masks: no softirq runs while an _irq/_irqsave lock is
         held, so such a nested lock adds no vector)."""
+        self.cid: dict[str, int] = {}
+        self.cnames: list[str] = []
+        self._bits_memo: dict[frozenset[str], int] = {}
+        self.barrier_fns = {f for f in self.w.functions if self.is_barrier(f)}
         # per-CPU data inside a section: only raw writes count (a read, or
         # a this_cpu_* operation, needs nothing masked)
         skip = {"pcpu-r", "pcpu-w-atomic"}
-        acq_all = {f: {c for c, _l, k in self.acq_cache.get(f, ())
-                       if c != "?" and k not in skip}
+        acq_all = {f: self.bits({c for c, _l, k in self.acq_cache.get(f, ())
+                                 if c != "?" and k not in skip})
                    for f in self.w.functions}
-        acq_open = {f: {c for c, _l, k in self.acq_cache.get(f, ())
-                        if c != "?" and k not in rules.IRQ_KINDS and k not in skip}
+        acq_open = {f: self.bits({c for c, _l, k in self.acq_cache.get(f, ())
+                                  if c != "?" and k not in rules.IRQ_KINDS and k not in skip})
                     for f in self.w.functions}
         self.trans_all = self.over_callees(acq_all)
         self.trans_open = self.over_callees(acq_open)
         # classes a function or its callees release (a callee that drops
         # its caller's lock: __run_hrtimer() unlocks cpu_base->lock around
         # the callback)
-        rel: dict[str, set[Any]] = {f: set() for f in self.w.functions}
+        rel: dict[str, int] = {f: 0 for f in self.w.functions}
         for f, fn in self.w.functions.items():
             for evs, _succ in fn["blocks"].values():
                 for ev in evs:
                     if ev[0] == "call":
                         for e in self.events.get(ev[1], ()):
                             if e.role == "real" and e.kind in rules.RELEASE_KINDS:
-                                rel[f] |= e.classes
+                                rel[f] |= self.bits(e.classes)
         self.rel_trans = self.over_callees(rel)
-        self._held_memo: dict[tuple[Any, ...], set[Any]] = {}
+        self._held_memo: dict[tuple[Any, ...], int] = {}
 
-    def over_callees(self, own: dict[str, set[Any]]) -> dict[str, set[Any]]:
+    def over_callees(self, own: dict[str, int]) -> dict[str, int]:
         """own[f] grown, in place, by own[t] of every callee t (not through
         the barrier), to a fixpoint: what f or anything it calls does."""
+        if not hasattr(self, "_bottom_up"):
+            self._bottom_up = self.bottom_up()
         changed = True
         while changed:
             changed = False
-            for f in self.w.functions:
-                cur = own[f]
-                before = len(cur)
+            for f in self._bottom_up:
+                cur = own.get(f, 0)
+                new = cur
                 for _site, t in self.callees.get(f, ()):
-                    if t in own and not self.is_barrier(t):
-                        cur |= own[t]
-                if len(cur) != before:
+                    if t not in self.barrier_fns:
+                        new |= own.get(t, 0)
+                if new != cur:
+                    own[f] = new
                     changed = True
         return own
 
     def held_acqs(self, fid: str, held: frozenset[str], irq_too: bool,
-                  depth: int = 0) -> set[Any]:
+                  depth: int = 0) -> int:
         """What fid (and its callees) acquire while the caller's lock (one
         of the classes held) stays held: an acquisition after fid releases
         that lock and before it takes it again does not count."""
         key = (fid, held, irq_too)
         if key in self._held_memo:
             return self._held_memo[key]
-        self._held_memo[key] = set()        # recursion: assume nothing
+        self._held_memo[key] = 0        # recursion: assume nothing
+        hm = self.bits(held)
         fn = self.w.functions[fid]
         blocks = fn["blocks"]
-        out: set[Any] = set()
+        out = 0
         trans = self.trans_all if irq_too else self.trans_open
         seen = set()
         stack = [(fn["entry"] or next(iter(blocks), ""), True)]
@@ -996,25 +1017,26 @@ class Analysis:
             for ev in evs:
                 if ev[0] != "call":
                     if on:
-                        out |= self.inner_of_plain(ev)
+                        out |= self.bits(self.inner_of_plain(ev))
                     continue
                 site = ev[1]
                 for e in self.events.get(site, ()):
-                    if e.role == "real" and e.kind in rules.RELEASE_KINDS and e.classes & held:
+                    eb = self.bits(e.classes)
+                    if e.role == "real" and e.kind in rules.RELEASE_KINDS and eb & hm:
                         on = False
-                    elif e.kind in rules.ACQUIRE_KINDS and e.classes & held:
+                    elif e.kind in rules.ACQUIRE_KINDS and eb & hm:
                         on = True
                     elif on and e.kind in rules.ACQUIRE_KINDS and \
                             (irq_too or e.kind not in rules.IRQ_KINDS):
-                        out |= e.classes
+                        out |= eb
                 if on:
                     for t in self.s.targets.get(site, ()):
-                        if (fid, t) in self.cut_used or self.is_barrier(t):
+                        if (fid, t) in self.cut_used or t in self.barrier_fns:
                             continue
-                        if held & self.rel_trans.get(t, set()) and depth < 6:
+                        if hm & self.rel_trans.get(t, 0) and depth < 6:
                             out |= self.held_acqs(t, held, irq_too, depth + 1)
                         else:
-                            out |= trans.get(t, set())
+                            out |= trans.get(t, 0)
             for n in succ:
                 stack.append((n, on))
         self._held_memo[key] = out
@@ -1025,7 +1047,8 @@ class Analysis:
         """Classes acquired (or raw per-CPU written) by events of fid and
         their callees while held stays held; irq_too=False leaves out what
         is taken with interrupts off."""
-        out: set[Any] = set()
+        out = 0
+        hm = self.bits(held)
         trans = self.trans_all if irq_too else self.trans_open
         for ev in evs:
             if ev[0] == "call":
@@ -1033,17 +1056,17 @@ class Analysis:
                 for e in self.events.get(site, ()):
                     if e.kind in rules.ACQUIRE_KINDS and \
                             (irq_too or e.kind not in rules.IRQ_KINDS):
-                        out |= e.classes
+                        out |= self.bits(e.classes)
                 for t in self.s.targets.get(site, ()):
-                    if (self.w.calls[site][0], t) in self.cut_used or self.is_barrier(t):
+                    if (self.w.calls[site][0], t) in self.cut_used or t in self.barrier_fns:
                         continue
-                    if held and held & self.rel_trans.get(t, set()):
+                    if hm and hm & self.rel_trans.get(t, 0):
                         out |= self.held_acqs(t, held, irq_too)
                     else:
-                        out |= trans.get(t, set())
+                        out |= trans.get(t, 0)
             else:
-                out |= self.inner_of_plain(ev)
-        return out
+                out |= self.bits(self.inner_of_plain(ev))
+        return self.unbits(out)
 
     def inner_of_plain(self, ev: Any) -> set[Any]:
         """Raw per-CPU writes of a load/store/asm event."""

@@ -4,7 +4,9 @@
 #
 # Usage:  scripts/convert/convert-subsys.sh SUBSYS [MASKS]
 #         SUBSYS is a folder relative to $TREE (net, net/ipv4, ...);
-#         MASKS defaults to $OUT/analyze/masks.txt (make analyze-v1).
+#         MASKS defaults to $OUT/vectors/sites.txt (make analyze: the
+#         v2 analysis's proven mask per section); a class table from
+#         make analyze-v1 ($OUT/analyze/masks.txt) still works.
 # Reads:  $TREE, MASKS (refused when made with CLOSED_WORLD=1, unless
 #         ALLOW_CLOSED_WORLD=1), OVERRIDES (optional auditors' table in the same
 #         format; its lines win), PCPU_FUNCS (default
@@ -25,19 +27,26 @@ if [ $# -lt 1 ] || [ $# -gt 2 ]; then
 	die "$stage" "usage: $0 SUBSYS [MASKS]" 2
 fi
 subsys=${1%/}
-masks=${2:-$OUT/analyze/masks.txt}
+masks=${2:-$OUT/vectors/sites.txt}
 name=${subsys//\//-}
 need_tool "$stage" spatch python3 diff
 [ -d "$TREE/$subsys" ] || die "$stage" "no such folder: $TREE/$subsys" 2
-[ -f "$masks" ] || die "$stage" "no mask table $masks; run 'make analyze-v1 SUBSYS=$subsys' first" 2
+[ -f "$masks" ] || die "$stage" "no mask table $masks; run 'make analyze' first" 2
 # A closed-world table ignored every caller outside the analysed folders:
 # its masks are not proven and must not reach a conversion patch.
 if grep -q '^# CLOSED-WORLD' "$masks" && [ "${ALLOW_CLOSED_WORLD:-0}" != 1 ]; then
 	die "$stage" "$masks comes from CLOSED_WORLD=1 (unproven masks); rerun 'make analyze-v1 SUBSYS=$subsys' without it (ALLOW_CLOSED_WORLD=1 to try the pipeline anyway, never for patches to submit)" 2
 fi
-python3 "$TOP/scripts/convert/convert-masks.py" "$masks" ${OVERRIDES:+"$OVERRIDES"} ||
-	exit 2
+# A site table (v2) is proven as a whole: OVERRIDES there is the
+# analysis's file of cut call edges (make analyze reads it), never masks.
+mask_overrides=${OVERRIDES:-}
 pcpu=${PCPU_FUNCS:-$OUT/analyze/pcpu-functions.txt}
+if grep -q '^site ' "$masks"; then
+	mask_overrides=
+	pcpu=
+fi
+python3 "$TOP/scripts/convert/convert-masks.py" "$masks" ${mask_overrides:+"$mask_overrides"} ||
+	exit 2
 
 dest=$OUT/convert/$name
 rm -rf "$dest"
@@ -46,7 +55,7 @@ exec > >(tee "$dest/log") 2>&1
 log "$stage" "start: $subsys with $masks (load: $(cut -d' ' -f1-3 /proc/loadavg))"
 
 # The table spatch reads: the analysis table, override lines replacing.
-python3 - "$masks" "${OVERRIDES:-}" >"$dest/masks.txt" <<'PY'
+python3 - "$masks" "$mask_overrides" >"$dest/masks.txt" <<'PY'
 import sys
 table = {}
 for path in filter(None, sys.argv[1:]):
@@ -76,7 +85,7 @@ args=(--sp-file "$TOP/semantic-patches/bh_lock_mask.cocci" -D patch
 	-D "masks=$dest/masks.txt" -D "records=$dest/records/r"
 	--no-includes --very-quiet --in-place -j "${JOBS:-2}"
 	--file-groups "$dest/groups")
-[ ! -f "$pcpu" ] || args+=(-D "pcpu=$pcpu")
+[ -z "$pcpu" ] || [ ! -f "$pcpu" ] || args+=(-D "pcpu=$pcpu")
 log "$stage" "spatch"
 (cd "$dest/work" && spatch "${args[@]}") >"$dest/spatch.log" 2>&1 ||
 	die "$stage" "spatch failed, see $dest/spatch.log" 1
