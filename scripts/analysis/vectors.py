@@ -61,7 +61,7 @@ def mask_str(vs: Any) -> str:
 class Event:
     """A lock event at a call site (see Analysis.site_events)."""
     __slots__ = ("kind", "classes", "prim", "node", "role", "lifted", "attributed",
-                 "unknown")
+                 "unknown", "cond")
 
     def __init__(self, kind: str, classes: frozenset[str], prim: str, node: str,
                  role: str) -> None:
@@ -70,14 +70,17 @@ class Event:
         self.lifted = False         # also an event of the callers; no section here
         self.attributed = False     # its acquisition counts at the callers
         self.unknown = False        # the lock may also be one the solve cannot name
+        # held on return only when the function returns true (a bool
+        # function that also has a path releasing it: __do_once_start())
+        self.cond = False
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Event) and \
-            (self.kind, self.classes, self.prim, self.node, self.role) == \
-            (other.kind, other.classes, other.prim, other.node, other.role)
+            (self.kind, self.classes, self.prim, self.node, self.role, self.cond) == \
+            (other.kind, other.classes, other.prim, other.node, other.role, other.cond)
 
     def __hash__(self) -> int:
-        return hash((self.kind, self.classes, self.prim, self.node, self.role))
+        return hash((self.kind, self.classes, self.prim, self.node, self.role, self.cond))
 
 
 class World:
@@ -620,10 +623,15 @@ class Analysis:
                         pi = self._walk(e.node) if e.node and not \
                             e.node.startswith("lifted:") else -1
                         lift = False
+                        cond = False
                         if e.role == "real" and e.kind in rules.HOLD_KINDS:
-                            _r, unended, _h = self.region(fid, bname, i, self.ends_for(e))
-                            lift = unended and (e.kind not in rules.TRY_KINDS or
-                                                self.returns_result(fid, ev[1]))
+                            _r, unended, hit = self.region(fid, bname, i, self.ends_for(e))
+                            tried = e.kind in rules.TRY_KINDS or e.cond
+                            lift = unended and (not tried or self.returns_result(fid, ev[1]))
+                            # a bool function that returns holding the lock on
+                            # some paths and releases it on others: its callers
+                            # treat it like a trylock
+                            cond = lift and (tried or (hit and fn["proto"].startswith("i1(")))
                         elif e.role == "real" and e.kind in rules.RELEASE_KINDS:
                             # the release may drop the caller's lock: some path
                             # from the entry reaches it without an acquisition
@@ -647,6 +655,7 @@ class Analysis:
                             else:
                                 node, classes = f"lifted:{fid}", e.classes
                             e2 = Event(e.kind, classes, e.prim, node, role)
+                            e2.cond = cond
                             e2.unknown = e.unknown if pi < 0 else \
                                 bool(node) and UNKNOWN in self.s.pts.get(node, ())
                             known = self._ev_index.get(s2)
@@ -1130,7 +1139,7 @@ class Analysis:
                                     self.order[b].add(l)
                                     self.order_ev.setdefault((b, l), f"{self.w.disp(fid)} ({loc})")
                         if kind in rules.BH_KINDS:
-                            if kind in rules.TRY_KINDS:
+                            if kind in rules.TRY_KINDS or e.cond:
                                 # the path that reaches the return without
                                 # the unlock is the failed trylock
                                 unended = False
@@ -1139,7 +1148,9 @@ class Analysis:
                                 "primitive": prim, "classes": sorted(classes),
                                 "inner": sorted(self.inner_of(fid, region, False, classes)
                                                 - classes),
-                                "unended": unended})
+                                "unended": unended,
+                                "from": e.node[len("lifted:"):]
+                                if e.node.startswith("lifted:") else ""})
 
     def class_masks(self) -> None:
         """cmask(L) = vectors taking L or a lock ordered before L: per
@@ -1253,7 +1264,10 @@ def merged_sections(a: Analysis, name: Any) -> list[dict[str, Any]]:
         key = (sec["loc"], sec["function"], cl)
         m = merged.setdefault(key, {"loc": sec["loc"], "function": sec["function"],
                                     "cl": cl, "mask": set(), "why": set(),
-                                    "inner": set(), "kind": sec["kind"]})
+                                    "inner": set(), "kind": sec["kind"],
+                                    "from": set()})
+        if sec.get("from"):
+            m["from"].add(sec["from"])
         m["mask"] |= sec["mask"]
         m["inner"] |= {name(c) for c in sec["inner"]}
         if sec["why"]:
@@ -1353,6 +1367,12 @@ def write_outputs(a: Analysis, out: str, world: str, t0: float) -> str:
             f"ALL: {full}",
             f"classes in or under BH sections: {len(classes)}",
             subtree_line(secs, "net/"),
+            "sections at a call of a function that returns with BH off or the "
+            "lock held (spin_lock_bh() itself, lock_sock_fast(), or an imprecise "
+            "lift): "
+            f"{sum(1 for x in secs if x['from'])}; top functions: " + ", ".join(
+                f"{f} {n}" for f, n in Counter(
+                    w.disp(f) for x in secs for f in x["from"]).most_common(8)),
             "classes per mask: " + "; ".join(
                 f"{m} {n}" for m, n in sorted(
                     Counter(mask_str(a.cmask.get(c, set())) for c in classes).items(),
