@@ -114,6 +114,10 @@ printf 'struct foo.lock TIMER|BOGUS\n' >"$scratch/masks-bad"
 expect_status "convert refuses a malformed mask" 2 "$logs/51" \
 	"${fw[@]}" scripts/convert/convert-subsys.sh sub "$scratch/masks-bad"
 expect_grep "malformed line is named" "masks-bad:1:" "$logs/51"
+printf 'site sub/a.c:12 TIMER\nsite sub/a.c:0 NET_RX\n' >"$scratch/sites-bad"
+expect_status "convert refuses a site line without a line number" 2 "$logs/53" \
+	"${fw[@]}" scripts/convert/convert-subsys.sh sub "$scratch/sites-bad"
+expect_grep "malformed site line is named" "sites-bad:2:" "$logs/53"
 printf '# CLOSED-WORLD (UNSAFE): test\nstruct foo.lock TIMER\n' >"$scratch/masks-closed"
 expect_status "convert refuses a closed-world table" 2 "$logs/52" \
 	"${fw[@]}" scripts/convert/convert-subsys.sh sub "$scratch/masks-closed"

@@ -24,6 +24,7 @@ stage=analyze
 need_tool "$stage" clang opt ld.lld llvm-ar llvm-nm llvm-objcopy python3 make git
 need_tree "$stage"
 JOBS=${JOBS:-$(nproc)}
+OPT_PASSES=sroa,jump-threading
 dest=$OUT/vectors
 src=$WORK/src-analysis
 objll=$WORK/obj-ll
@@ -73,9 +74,11 @@ cmp -s "$OUT/build/campaign/config" "$objll/.config" ||
 	log "$stage" "lib/crc32.o or init/version.o did not build (their IR will be missing); see $dest/prepare.log"
 log "$stage" "3/5 LLVM IR of $n units (kbuild %.ll rule, -j$JOBS)"
 sed 's/\.c$/.ll/' "$dest/units.txt" >"$dest/ll-targets.txt"
-# The IR is the front end's only: no LLVM pass runs (opt -passes=sroa
-# below only removes the stack slots), so static inline helpers stay
-# functions and the evidence names them.
+# The IR is the front end's only: no LLVM pass runs but the two of
+# $OPT_PASSES below (sroa turns stack slots into SSA values; jump
+# threading removes the paths clang's cleanup switches make up, a
+# "return" inside a loop otherwise seems to skip the unlock before it),
+# so static inline helpers stay functions and the evidence names them.
 if ! xargs -a "$dest/ll-targets.txt" "${kmake[@]}" -k -j"$JOBS" \
 	KCFLAGS="-Xclang -disable-llvm-passes -gline-tables-only" >"$dest/ir.log" 2>&1; then
 	log "$stage" "some units gave no IR; see $dest/ir.log"
@@ -85,6 +88,14 @@ printf '%s\n' "$missing" | sed '/^$/d' >"$dest/units-without-ir.txt"
 log "$stage" "IR for $((n - $(grep -c . "$dest/units-without-ir.txt" || true))) of $n units in $((SECONDS - t0))s"
 
 log "$stage" "4/5 facts (cached per unit)"
+# The cache holds while the reader and the passes are the same.
+stamp="$OPT_PASSES $(sha256sum "$TOP/scripts/analysis/ir_facts.py" | cut -c1-16)"
+if [ "$(cat "$dest/facts/.stamp" 2>/dev/null)" != "$stamp" ]; then
+	[ ! -e "$dest/facts/.stamp" ] || log "$stage" "ir_facts.py or the passes changed: reading every unit again"
+	rm -rf "$dest/facts"
+	mkdir -p "$dest/facts"
+	printf '%s\n' "$stamp" >"$dest/facts/.stamp"
+fi
 todo=$dest/facts-todo.txt
 : >"$todo"
 while read -r u; do
@@ -95,11 +106,11 @@ while read -r u; do
 	printf '%s\n' "$u" >>"$todo"
 done <"$dest/units.txt"
 log "$stage" "$(wc -l <"$todo") units to read"
-export objll dest TOP src
+export objll dest TOP src OPT_PASSES
 # shellcheck disable=SC2016 # expanded by the child shell
 xargs -a "$todo" -P "$JOBS" -I{} bash -c '
 	u={}; b=${u%.c}; mkdir -p "$dest/facts/$(dirname "$u")"
-	opt -S -passes=sroa "$objll/$b.ll" -o "$dest/facts/$b.sroa.ll" &&
+	opt -S -passes="$OPT_PASSES" "$objll/$b.ll" -o "$dest/facts/$b.sroa.ll" &&
 	python3 "$TOP/scripts/analysis/ir_facts.py" "$dest/facts/$b.sroa.ll" \
 		"$dest/facts/$b.json" --tu "$u" --srcroot "$src"; rc=$?
 	rm -f "$dest/facts/$b.sroa.ll"; exit $rc' ||

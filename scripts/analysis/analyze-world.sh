@@ -40,7 +40,7 @@ for src in "${srcs[@]}"; do
 		cat "$dest/ir/$name.err" >&2
 		die "$stage" "$src does not compile (clang, see above)" 1
 	fi
-	opt -S -passes=sroa "$ll.raw" -o "$ll"
+	opt -S -passes=sroa,jump-threading "$ll.raw" -o "$ll"
 	python3 "$TOP/scripts/analysis/ir_facts.py" "$ll" "$dest/facts/$name.json" \
 		--tu "$(basename "$src")" --srcroot "$world" --srcroot "$stub=stub" ||
 		die "$stage" "cannot read the IR of $src" 1
