@@ -53,8 +53,8 @@ if [ -x tests/test-cocci.sh ]; then
 	stage cocci-test "deps" tests/test-cocci.sh
 fi
 if [ -x scripts/convert/convert-subsys.sh ]; then
-	stage analyze-net "tree" scripts/analysis/analyze-vectors.sh net
-	stage convert-net "analyze-net" scripts/convert/convert-subsys.sh net
+	stage analyze "tree" scripts/analysis/analyze-kernel.sh
+	stage convert-net "analyze" scripts/convert/convert-subsys.sh net
 fi
 
 {

@@ -257,7 +257,7 @@ class Solver:
                 ndef[c[1]] += 1
                 if k == "copy":
                     src_of[c[1]] = c[2]
-        pinned = set()
+        pinned: set[str] = set()
         for fn in w.functions.values():
             pinned.update(p for p in fn["params"] if p)
         for call in w.calls:
@@ -415,10 +415,10 @@ class Analysis:
                 if w.functions.get(fid, {}).get("name") in rules.DISPATCH:
                     continue
                 proto = call[6]
-                vals = s.pts.get(fp, ())
-                held = {x[3:] for x in vals if x.startswith("FN:")}
+                fpv: set[Any] = s.pts.get(fp) or set()
+                held = {x[3:] for x in fpv if x.startswith("FN:")}
                 same = self.by_proto.get(proto, set())
-                extra = (same & taken) if not held or UNKNOWN in vals else (same & escaped)
+                extra = (same & taken) if not held or UNKNOWN in fpv else (same & escaped)
                 for f in extra:
                     if f not in s.targets[site]:
                         s.bind(site, f)
@@ -595,10 +595,10 @@ class Analysis:
                 continue
             kind, idx = rules.PRIMITIVES[prim]
             node = call[3][idx] if 0 <= idx < len(call[3]) else ""
-            ev = Event(kind, frozenset(self.classes_of(node)) if node else frozenset(),
-                       prim, node, "real")
-            ev.unknown = bool(node) and UNKNOWN in self.s.pts.get(node, ())
-            self.events[site].append(ev)
+            evt = Event(kind, frozenset(self.classes_of(node)) if node else frozenset(),
+                        prim, node, "real")
+            evt.unknown = bool(node) and UNKNOWN in self.s.pts.get(node, ())
+            self.events[site].append(evt)
         sites_in: dict[str, list[int]] = defaultdict(list)
         for fid, fn in w.functions.items():
             for evs, _succ in fn["blocks"].values():
