@@ -1351,7 +1351,7 @@ def write_outputs(a: Analysis, out: str, world: str, t0: float) -> str:
             "inner": sorted(sec["inner"]),
             "mask": mask_str(sec["mask"]), "why": "; ".join(sorted(sec["why"]))})
     with open(os.path.join(out, "vectors.json"), "w", encoding="utf-8") as f:
-        json.dump(data, f, indent=1, sort_keys=True)
+        json.dump(data, f, sort_keys=True, separators=(",", ":"))
     with open(os.path.join(out, "evidence.md"), "w", encoding="utf-8") as f:
         f.write("\n".join(md) + "\n")
     prec = a.precision()
