@@ -125,3 +125,17 @@ PERCPU_IGNORE = {
 
 def percpu_ignored(gid: str) -> bool:
     return gid.split(":")[-1] in PERCPU_IGNORE
+
+
+# Functions outside the world that keep nothing they are given: a pointer
+# passed to them does not escape.  Tracepoints call their probes through
+# a static-call trampoline (__SCT__tp_func_<event>, assembly): the probes
+# are the trace_event_raw_event_*() functions of the world, which copy the
+# arguments' values into the ring buffer and never call or lock through
+# them.  Without this, every callback a tracepoint names (cpuhp's, the
+# timer's) and every lock lockdep's tracepoints name would escape.
+NO_ESCAPE_PREFIXES = ("__SCT__tp_func_",)
+
+
+def keeps_nothing(callee: str) -> bool:
+    return callee.startswith(NO_ESCAPE_PREFIXES)

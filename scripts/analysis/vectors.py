@@ -401,7 +401,8 @@ class Analysis:
                     for v in vals:
                         escaped |= {x[3:] for x in s.pts.get(v, ()) if x.startswith("FN:")}
             for call in w.calls:
-                if call[1] and call[1] in w.declared and call[1] not in rules.PRIMITIVES:
+                if call[1] and call[1] in w.declared and call[1] not in rules.PRIMITIVES \
+                        and not rules.keeps_nothing(call[1]):
                     for a in call[3]:
                         if a:
                             escaped |= {x[3:] for x in s.pts.get(a, ()) if x.startswith("FN:")}
@@ -1220,7 +1221,8 @@ class Analysis:
             # passed to a function outside the world, which may keep it
             nodes += [a for call in self.w.calls
                       if call[1] and call[1] in self.w.declared and
-                      call[1] not in rules.PRIMITIVES for a in call[3] if a]
+                      call[1] not in rules.PRIMITIVES and
+                      not rules.keeps_nothing(call[1]) for a in call[3] if a]
             st = set()
             for v in nodes:
                 st |= {x for x in self.s.pts.get(v, ()) if x[:2] in ("F:", "G:", "A:")}
