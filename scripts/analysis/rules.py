@@ -76,6 +76,12 @@ BARRIERS = {
     "do_softirq", "__do_softirq", "handle_softirqs", "invoke_softirq",
     "do_softirq_own_stack", "irq_exit", "irq_exit_rcu", "__irq_exit_rcu",
     "run_ksoftirqd", "__local_bh_run_unmasked",
+    # Dead ends: panic() never returns; it stops the other CPUs and runs
+    # its notifiers on the way down, so a lock they take cannot deadlock
+    # a section the vector interrupted in any way that outlives the
+    # panic (and every vector reaches panic() through WARN paths, which
+    # would give every lock a panic notifier takes every vector).
+    "panic", "nmi_panic",
 }
 
 # Wrappers whose lock argument must not be lifted to their callers.
