@@ -178,6 +178,11 @@ class ModuleTest(unittest.TestCase):
     def test_mask_expr(self) -> None:
         self.assertEqual(blm.mask_expr(["TIMER", "NET_RX"]),
                          "BIT(TIMER_SOFTIRQ) | BIT(NET_RX_SOFTIRQ)")
+        most = [v for v in blm.VECTORS if v not in ("BLOCK", "IRQ_POLL")]
+        self.assertEqual(blm.mask_expr(most),
+                         "SOFTIRQ_ALL_MASK & ~(BIT(BLOCK_SOFTIRQ) | BIT(IRQ_POLL_SOFTIRQ))")
+        self.assertEqual(blm.mask_expr([v for v in blm.VECTORS if v != "SCHED"]),
+                         "SOFTIRQ_ALL_MASK & ~BIT(SCHED_SOFTIRQ)")
 
     # --- decisions
     def balanced(self, pk: tuple[str, str] = ("10", "1")) -> None:
