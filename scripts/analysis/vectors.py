@@ -565,7 +565,31 @@ class Analysis:
             memo[n] = r
             return r
         self._walk = walk
+        # Pass-through functions (spinlock_check(): return their argument
+        # up to casts and lock-internal GEPs): the value of a call to one
+        # is the caller's argument, not every argument of every caller.
+        self.passthrough: dict[str, int] = {}
+        for fid in self.w.functions:
+            i = walk(f"{fid}/#ret")
+            if i >= 0:
+                self.passthrough[fid] = i
+        self.dst_call: dict[str, int] = {}
+        for site, call in enumerate(self.w.calls):
+            if call[1] and call[4]:
+                self.dst_call[call[4]] = site
         return pidx
+
+    def lock_node(self, node: str, depth: int = 0) -> str:
+        """The node a lock argument stands for: through calls of
+        pass-through functions to the argument they were given."""
+        site = self.dst_call.get(node)
+        if site is None or depth > 8:
+            return node
+        call = self.w.calls[site]
+        i = self.passthrough.get(call[1], -1)
+        if i < 0 or i >= len(call[3]) or not call[3][i]:
+            return node
+        return self.lock_node(call[3][i], depth + 1)
 
     def site_events(self) -> None:
         """The lock events of every call site.
@@ -595,7 +619,8 @@ class Analysis:
             if not prim:
                 continue
             kind, idx = rules.PRIMITIVES[prim]
-            node = call[3][idx] if 0 <= idx < len(call[3]) else ""
+            node = self.lock_node(call[3][idx]) if 0 <= idx < len(call[3]) and \
+                call[3][idx] else ""
             evt = Event(kind, frozenset(self.classes_of(node)) if node else frozenset(),
                         prim, node, "real")
             evt.unknown = bool(node) and UNKNOWN in self.s.pts.get(node, ())
@@ -650,7 +675,8 @@ class Analysis:
                         for s2 in sites:
                             args = w.calls[s2][3]
                             if pi >= 0:
-                                node = args[pi] if pi < len(args) else ""
+                                node = self.lock_node(args[pi]) if pi < len(args) and \
+                                    args[pi] else ""
                                 classes = frozenset(self.classes_of(node)) if node \
                                     else frozenset()
                             else:
