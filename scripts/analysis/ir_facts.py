@@ -65,6 +65,7 @@ DEFINE_KW = re.compile(r"(^| )(internal|private|dso_local|noundef|signext|zeroex
                        r"fastcc|cold|local_unnamed_addr)(?= |$)")
 DEREF_ALIGN = re.compile(r"dereferenceable(_or_null)?\(\d+\)|align \d+")
 DBG = re.compile(r"!dbg (![\d]+)")
+SWITCH_END = re.compile(r"\](\s*,.*)?$")
 
 
 @functools.lru_cache(maxsize=65536)
@@ -654,7 +655,9 @@ class TU:
             if pending:
                 s = pending + " " + s
                 pending = ""
-            if s.startswith("switch ") and not s.rstrip().endswith("]"):
+            # a switch spans lines until its "]" (followed by ", !dbg !N"
+            # in a -g build)
+            if s.startswith("switch ") and not SWITCH_END.search(s):
                 pending = s
                 continue
             lm = re.match(r'^([-\w.$"]+):(\s|$)', s)
