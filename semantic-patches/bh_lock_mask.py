@@ -380,30 +380,42 @@ def decide(pos: Position, kind: str, expr: str) -> Site:
     if cls is None:
         site["reason"] = why
         return site
+    why = structural_reason(pk, func, expr, check_pcpu=True)
+    if why:
+        site["reason"] = why
+        return site
+    found, vecs = lookup(cls, fname)
+    return take_mask(site, found, vecs, "no mask for lock class")
+
+
+def structural_reason(pk: Key, func: str, expr: str, check_pcpu: bool) -> str:
+    """Why the section at PK cannot be rewritten as one balanced, LIFO
+    section of its function ("" when it can).  A site table's masks
+    include per-CPU data already (check_pcpu=False)."""
     if (func, expr) in free_unlock:
-        site["reason"] = "conditional locking or release without acquire"
-        return site
+        return "conditional locking or release without acquire"
     if pk in held or pk not in first_unlocks:
-        site["reason"] = ("not released on every path (held on return, "
-                          "released in a callee, or nested)")
-        return site
-    if pk in pcpu_hit:
-        site["reason"] = "per-CPU access in section (%s)" % pcpu_hit[pk]
-        return site
+        return ("not released on every path (held on return, "
+                "released in a callee, or nested)")
+    if check_pcpu and pk in pcpu_hit:
+        return "per-CPU access in section (%s)" % pcpu_hit[pk]
     if pk in nested:
-        site["reason"] = "taken again before its release (nested)"
-        return site
+        return "taken again before its release (nested)"
     if pk in unordered:
-        site["reason"] = UNORDERED
-        return site
+        return UNORDERED
     mine = first_unlocks[pk]
     for other, theirs in first_unlocks.items():
         if other != pk and other not in nested and mine & theirs:
-            site["reason"] = "unlock shared by several acquisitions"
-            return site
-    found, vecs = lookup(cls, fname)
+            return "unlock shared by several acquisitions"
+    return ""
+
+
+def take_mask(site: Site, found: bool, vecs: Optional[list[str]],
+              missing: str) -> Site:
+    """Make SITE a candidate with VECS, unless there is no mask (MISSING
+    is the reason) or the mask holds back every vector."""
     if not found:
-        site["reason"] = "no mask for lock class"
+        site["reason"] = missing
         return site
     if vecs is None or len(vecs) == len(VECTORS):
         site["reason"] = "mask is ALL"
@@ -418,34 +430,13 @@ def decide_site(site: Site, pk: Key, expr: str) -> Site:
     section (lock order and per-CPU data included); the rewrite still
     needs one balanced, LIFO section in this function."""
     site["class"] = "site:%s:%d" % (site["file"], site["line"])
-    if (site["func"], expr) in free_unlock:
-        site["reason"] = "conditional locking or release without acquire"
+    why = structural_reason(pk, site["func"], expr, check_pcpu=False)
+    if why:
+        site["reason"] = why
         return site
-    if pk in held or pk not in first_unlocks:
-        site["reason"] = ("not released on every path (held on return, "
-                          "released in a callee, or nested)")
-        return site
-    if pk in nested:
-        site["reason"] = "taken again before its release (nested)"
-        return site
-    if pk in unordered:
-        site["reason"] = UNORDERED
-        return site
-    mine = first_unlocks[pk]
-    for other, theirs in first_unlocks.items():
-        if other != pk and other not in nested and mine & theirs:
-            site["reason"] = "unlock shared by several acquisitions"
-            return site
     found, vecs = site_lookup(site["file"], site["line"])
-    if not found:
-        site["reason"] = "no proven mask for this section (not compiled in the world)"
-        return site
-    if vecs is None or len(vecs) == len(VECTORS):
-        site["reason"] = "mask is ALL"
-        return site
-    site["mask"] = vecs
-    site["status"] = "candidate"
-    return site
+    return take_mask(site, found, vecs,
+                     "no proven mask for this section (not compiled in the world)")
 
 
 def decide_and_record(pos: Position, kind: str, expr: str) -> Site:

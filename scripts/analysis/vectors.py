@@ -400,12 +400,8 @@ class Analysis:
                 if s.open_ptr(p):
                     for v in vals:
                         escaped |= {x[3:] for x in s.pts.get(v, ()) if x.startswith("FN:")}
-            for call in w.calls:
-                if call[1] and call[1] in w.declared and call[1] not in rules.PRIMITIVES \
-                        and not rules.keeps_nothing(call[1]):
-                    for a in call[3]:
-                        if a:
-                            escaped |= {x[3:] for x in s.pts.get(a, ()) if x.startswith("FN:")}
+            for a in self.args_leaving_world():
+                escaped |= {x[3:] for x in s.pts.get(a, ()) if x.startswith("FN:")}
             self.escaped = escaped
             added = 0
             for site, call in enumerate(w.calls):
@@ -429,6 +425,18 @@ class Analysis:
                 break
         self.rounds = rounds
         self.dispatch()
+
+    def args_leaving_world(self) -> list[str]:
+        """Argument nodes of calls to functions outside the world (declared,
+        not defined), which may keep what they are given; the lock
+        primitives and the tracepoint trampolines keep nothing."""
+        if not hasattr(self, "_leaving"):
+            w = self.w
+            self._leaving = [a for call in w.calls
+                             if call[1] and call[1] in w.declared and
+                             call[1] not in rules.PRIMITIVES and
+                             not rules.keeps_nothing(call[1]) for a in call[3] if a]
+        return self._leaving
 
     def fnodes(self, node: str) -> set[Any]:
         return {x[3:] for x in self.s.pts.get(node, ()) if x.startswith("FN:")}
@@ -1245,10 +1253,7 @@ class Analysis:
             nodes = [v for vals in self.s.stores.values() for v in vals]
             nodes += [c[2] for c in self.w.cons if c[0] == "store_at"]
             # passed to a function outside the world, which may keep it
-            nodes += [a for call in self.w.calls
-                      if call[1] and call[1] in self.w.declared and
-                      call[1] not in rules.PRIMITIVES and
-                      not rules.keeps_nothing(call[1]) for a in call[3] if a]
+            nodes += self.args_leaving_world()
             st = set()
             for v in nodes:
                 st |= {x for x in self.s.pts.get(v, ()) if x[:2] in ("F:", "G:", "A:")}
