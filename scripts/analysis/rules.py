@@ -145,3 +145,12 @@ NO_ESCAPE_PREFIXES = ("__SCT__tp_func_",)
 
 def keeps_nothing(callee: str) -> bool:
     return callee.startswith(NO_ESCAPE_PREFIXES)
+
+# Headers of the BH API: a section that starts at a call of one of their
+# static inline wrappers (spin_lock_bh(), local_bh_disable(),
+# rcu_read_lock_bh(), write_seqlock_bh(), netif_tx_lock_bh() is not one)
+# is a call the converter can rewrite.
+API_HEADERS = ("include/linux/bottom_half.h", "include/linux/spinlock.h",
+               "include/linux/rwlock.h", "include/linux/seqlock.h",
+               "include/linux/rcupdate.h", "include/linux/spinlock_api_smp.h",
+               "include/linux/rwlock_api_smp.h")
