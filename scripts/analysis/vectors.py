@@ -51,14 +51,14 @@ VECTORS = rules.VECTORS
 
 
 @functools.lru_cache(maxsize=None)
-def loose_proto(proto: str) -> str:
-    """A prototype with every pointer type spelled "ptr": two prototypes
-    that differ only in what their pointers point to (a callback declared
-    with void * and defined with struct foo *) are compatible; a different
-    number of arguments, or an integer where a pointer goes, is not.
-    A variadic prototype is compatible with anything ("...")."""
+def proto_parts(proto: str) -> tuple[str, ...] | None:
+    """A prototype as (return type, argument types...) for fitting an
+    indirect call: a pointer to a struct or union keeps its type, any
+    other pointer (void *, char *, a pointer to a pointer or to a
+    function) is "ptr", which fits every pointer.  None for a variadic
+    prototype, which fits anything."""
     if "..." in proto or not proto.endswith(")"):
-        return "..."
+        return None
     depth, i = 0, len(proto) - 1
     while i >= 0:
         ch = proto[i]
@@ -69,25 +69,39 @@ def loose_proto(proto: str) -> str:
             if depth == 0:
                 break
         i -= 1
-    ret, args = proto[:i], proto[i + 1:-1]
-    parts = []
+    parts = [proto[:i].strip()]
     depth, cur = 0, ""
-    for ch in args + ",":
+    for ch in proto[i + 1:-1] + ",":
         if ch == "," and depth == 0:
-            parts.append(cur.strip())
+            if cur.strip():
+                parts.append(cur.strip())
             cur = ""
             continue
         depth += ch in "([{<"
         depth -= ch in ")]}>"
         cur += ch
-    norm = ["ptr" if p.endswith("*") else p for p in parts if p]
-    ret = "ptr" if ret.strip().endswith("*") else ret.strip()
-    return f"{ret}({','.join(norm)})"
+
+    def norm(t: str) -> str:
+        if not t.endswith("*"):
+            return t
+        if re.fullmatch(r"%(struct|union)\.[\w.$]+\*", t):
+            return t
+        return "ptr"
+    return tuple(norm(t) for t in parts)
 
 
 def proto_fits(call_proto: str, fn_proto: str) -> bool:
-    a, b = loose_proto(call_proto), loose_proto(fn_proto)
-    return a == b or a == "..." or b == "..."
+    """May a call of call_proto run a function of fn_proto?  What kCFI
+    enforces, except that void * and other untyped pointers fit any
+    pointer (a callback declared with void * and defined with struct
+    foo *)."""
+    a, b = proto_parts(call_proto), proto_parts(fn_proto)
+    if a is None or b is None:
+        return True
+    if len(a) != len(b):
+        return False
+    return all(x == y or (x == "ptr" and y.endswith("*")) or
+               (y == "ptr" and x.endswith("*")) for x, y in zip(a, b))
 
 
 def mask_str(vs: Any) -> str:
