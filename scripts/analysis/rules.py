@@ -69,6 +69,14 @@ def _prims() -> dict[Any, Any]:
 
 PRIMITIVES = _prims()
 
+# Calls that say "this may sleep": might_sleep() and cond_resched() (with
+# CONFIG_DEBUG_ATOMIC_SLEEP, which the campaign configuration sets).  A
+# function that makes one on entry, on every path, never runs in a
+# softirq: the kernel reports "sleeping function called from invalid
+# context" if it does.  might_fault() is not one (a softirq may copy
+# with page faults disabled).
+SLEEP_MARKERS = {"__might_sleep", "__might_resched"}
+
 # Functions never traversed from a vector: softirq handlers do not nest,
 # so the dispatcher returns at once when a handler enables BH again
 # (kernel/softirq.c: do_softirq() and irq exit test in_interrupt()).

@@ -915,6 +915,34 @@ class Analysis:
                               "review the code and the reason again")
         return errors
 
+    def sleepers(self) -> set[str]:
+        """Functions that sleep on entry: their entry block calls a
+        rules.SLEEP_MARKERS function or (directly) another such function.
+        A block runs whole once entered, so the call happens on every path;
+        a vector never enters them (rules.SLEEP_MARKERS)."""
+        if hasattr(self, "_sleepers"):
+            return self._sleepers
+        w = self.w
+        first: dict[str, list[str]] = {}
+        for fid, fn in w.functions.items():
+            blk = fn["blocks"].get(fn["entry"]) if fn["entry"] else None
+            if blk:
+                first[fid] = [w.calls[ev[1]][1] for ev in blk[0]
+                              if ev[0] == "call" and w.calls[ev[1]][1]]
+        sleep = {f for f, cs in first.items()
+                 if any(c in rules.SLEEP_MARKERS or
+                        w.functions.get(c, {}).get("name") in rules.SLEEP_MARKERS
+                        for c in cs)}
+        changed = True
+        while changed:
+            changed = False
+            for f, cs in first.items():
+                if f not in sleep and any(c in sleep for c in cs):
+                    sleep.add(f)
+                    changed = True
+        self._sleepers = sleep
+        return sleep
+
     def is_barrier(self, fid: str) -> bool:
         fn = self.w.functions.get(fid)
         name = fn["name"] if fn else fid
@@ -932,6 +960,7 @@ class Analysis:
 
     def reach(self) -> None:
         self.root_fns = self.roots()
+        sleepers = self.sleepers()
         self.parent: dict[str, dict[Any, Any]] = {}
         self.reached: dict[str, set[Any]] = {}
         for v in VECTORS:
@@ -943,7 +972,7 @@ class Analysis:
             while q:
                 f = q.popleft()
                 for site, t in self.callees.get(f, ()):
-                    if t in par or self.is_barrier(t):
+                    if t in par or self.is_barrier(t) or t in sleepers:
                         continue
                     par[t] = (f, site)
                     q.append(t)

@@ -376,6 +376,17 @@ void worker_thread(void)
 		w->func(w);
 }
 
+void mutex_lock(struct mutex *m)
+{
+	might_sleep();
+	m->owner = 1;
+}
+
+void mutex_unlock(struct mutex *m)
+{
+	m->owner = 0;
+}
+
 void start_kernel(void)
 {
 	open_softirq(HI_SOFTIRQ, tasklet_hi_action);

@@ -324,6 +324,13 @@ struct work_struct { struct work_struct *next; void (*func)(struct work_struct *
 #define INIT_WORK(w, f) do { (w)->func = (f); } while (0)
 bool queue_work(struct work_struct *work);
 
+/* ---- sleeping (CONFIG_DEBUG_ATOMIC_SLEEP): never in a softirq ---- */
+void __might_sleep(const char *file, int line);
+#define might_sleep() __might_sleep(__FILE__, __LINE__)
+struct mutex { int owner; };
+void mutex_lock(struct mutex *m);
+void mutex_unlock(struct mutex *m);
+
 /* ---- the scheduler's softirq (kernel/sched/fair.c) ---- */
 void scheduler_tick_balance(void);
 
