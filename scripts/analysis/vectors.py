@@ -449,6 +449,7 @@ class Analysis:
         self.s = Solver(w)
         self.overrides = overrides
         self.notes: list[str] = []
+        self._sleepers: set[str] | None = None
 
     # ---- points-to with the fallback rounds -------------------------
     def solve(self) -> None:
@@ -920,7 +921,7 @@ class Analysis:
         rules.SLEEP_MARKERS function or (directly) another such function.
         A block runs whole once entered, so the call happens on every path;
         a vector never enters them (rules.SLEEP_MARKERS)."""
-        if hasattr(self, "_sleepers"):
+        if self._sleepers is not None:
             return self._sleepers
         w = self.w
         first: dict[str, list[str]] = {}
