@@ -693,6 +693,7 @@ class Analysis:
         self.derive_param()
         self.events: dict[int, list[Event]] = defaultdict(list)
         self.kept_cond: dict[str, set[str]] = defaultdict(set)
+        self.blind_ends: set[int] = set()
         self._ev_index: dict[int, set[Event]] = {}
         for site, call in enumerate(w.calls):
             prim = w.prim(call[1])
@@ -731,9 +732,15 @@ class Analysis:
                         lift = False
                         cond = False
                         if e.role == "real" and e.kind in rules.HOLD_KINDS:
-                            _r, unended, hit = self.region(fid, bname, i, self.ends_for(e))
+                            _r, unended, hit = self.region(fid, bname, i,
+                                                           self.ends_for(e, True))
                             tried = e.kind in rules.TRY_KINDS or e.cond
-                            lift = unended and (not tried or self.returns_result(fid, ev[1]))
+                            # the result says whether the lock is held only
+                            # for a trylock or a bool function
+                            says = e.kind in rules.TRY_KINDS or \
+                                w.calls[ev[1]][6].startswith("i1(")
+                            lift = unended and (not tried or (
+                                says and self.returns_result(fid, ev[1])))
                             if unended and not lift:
                                 # a conditional hold that this function may
                                 # keep past its return: not followed further
@@ -829,7 +836,12 @@ class Analysis:
         return False
 
     def bottom_up(self) -> list[str]:
-        """Functions, callees before callers (Tarjan's SCCs, iterative)."""
+        """Functions, callees before callers (Tarjan's SCCs, iterative).
+        Calls of primitives and barriers are left out: their bodies stay
+        inside (site_events), and following them put most of the kernel
+        into one cycle (a primitive's preempt_enable() reaches the
+        scheduler), where a function could be judged before the wrapper
+        that releases its lock."""
         index: dict[str, int] = {}
         low: dict[str, int] = {}
         onstack: set[str] = set()
@@ -848,7 +860,7 @@ class Analysis:
                 v, it = work[-1]
                 advanced = False
                 for _site, t in it:
-                    if t not in self.w.functions:
+                    if t not in self.w.functions or self.is_barrier(t):
                         continue
                     if t not in index:
                         index[t] = low[t] = counter
@@ -1239,8 +1251,13 @@ class Analysis:
                 out.add("P:" + p[2:])
         return out
 
-    def ends_for(self, start: Event) -> Any:
-        """The test for the event that releases what start acquired."""
+    def ends_for(self, start: Event, blind: bool = False) -> Any:
+        """The test for the event that releases what start acquired.
+        blind: a release of the same kind whose lock has no class at all
+        (a lock pointer loaded back from a guard() object, which the
+        field-based model loses through the aggregate it is returned in)
+        counts as the release too.  Used to decide whether the lock is
+        still held on return, never for what the section contains."""
         rel = rules.RELEASE_OF.get(start.kind, ())
 
         def ends(ev: Any) -> bool:
@@ -1253,6 +1270,9 @@ class Analysis:
                     return True
                 if e.node == start.node or (start.classes & e.classes) or \
                         (not start.classes and not e.classes):
+                    return True
+                if blind and not e.classes:
+                    self.blind_ends.add(ev[1])
                     return True
             return False
         return ends
@@ -1271,6 +1291,8 @@ class Analysis:
                             continue
                         kind, classes, prim = e.kind, e.classes, e.prim
                         region, unended, hit = self.region(fid, bname, i, self.ends_for(e))
+                        if unended:
+                            unended = self.region(fid, bname, i, self.ends_for(e, True))[1]
                         inner = self.inner_of(fid, region, True, classes)
                         loc = self.w.calls[ev[1]][5]
                         for b in classes:
@@ -1541,6 +1563,8 @@ def write_outputs(a: Analysis, out: str, world: str, t0: float) -> str:
             "functions that may return holding a lock their caller does not "
             "always release, kept as a failed try (not followed to the callers' "
             f"callers, list in kept-holds.txt): {len({f for fs in a.kept_cond.values() for f in fs})}",
+            "releases of a lock with no class taken as the end of a section "
+            f"(guard() objects; the section still runs to the function's end): {len(a.blind_ends)}",
             "classes per mask: " + "; ".join(
                 f"{m} {n}" for m, n in sorted(
                     Counter(mask_str(a.cmask.get(c, set())) for c in classes).items(),
