@@ -459,6 +459,7 @@ class Analysis:
         self.by_proto: dict[str, set[Any]] = defaultdict(set)
         for fid, fn in w.functions.items():
             self.by_proto[fn["proto"]].add(fid)
+        load_ptr = {c[1]: c[2] for c in w.cons if c[0] == "load"}
         rounds = 0
         while True:
             rounds += 1
@@ -486,7 +487,14 @@ class Analysis:
                         proto_fits(proto, w.functions[x[3:]]["proto"]
                                    if x[3:] in w.functions else proto)}
                 same = self.by_proto.get(proto, set())
-                extra = (same & taken) if not held or UNKNOWN in fpv else (same & escaped)
+                # A pointer loaded from cells the solve knows completely
+                # (a field no store through an unknown pointer can reach
+                # but as an escaped function) holds what was stored there,
+                # even nothing (an ops field no unit of the world sets).
+                closed = UNKNOWN not in fpv and fp in load_ptr and \
+                    bool(s.cells(load_ptr[fp])[0]) and not s.open_ptr(load_ptr[fp])
+                extra = (same & taken) if (not held and not closed) or UNKNOWN in fpv \
+                    else (same & escaped)
                 for f in extra:
                     if f not in s.targets[site]:
                         s.bind(site, f)
