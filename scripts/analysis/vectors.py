@@ -1053,24 +1053,51 @@ class Analysis:
                     self.vec_ev.setdefault((c, v), (f, loc, kind))
 
     # ---- held regions (sections and lock order) --------------------------
+    def bh_delta(self, ev: Any) -> int:
+        """How a call changes the BH-disable count: +1 for
+        local_bh_disable() and the _bh lock primitives, -1 for
+        local_bh_enable() and the _bh unlocks, 0 otherwise."""
+        if ev[0] != "call":
+            return 0
+        d = 0
+        for e in self.events.get(ev[1], ()):
+            if e.role != "real":
+                continue
+            if e.kind in ("bh_off", "lock_bh", "try_bh"):
+                d = max(d, 1)
+            elif e.kind in ("bh_on", "unlock_bh"):
+                d = min(d, -1) if d <= 0 else d
+        return d
+
     def region(self, fid: str, bname: str, idx: int, ends: Any) -> tuple[list[Any], bool, bool]:
         """Events after (bname, idx) until an event for which ends(ev) is
-        true: returns (events, reaches_return_unended, hit_end)."""
+        true: returns (events, reaches_return_unended, hit_end).  For a
+        counting test (BH off) the end is where the count drops below
+        where it started, so a nested spin_lock_bh()/spin_unlock_bh()
+        pair does not end it (depth capped at 8)."""
         fn = self.w.functions[fid]
         blocks = fn["blocks"]
         out, seen = [], set()
         unended = False
-        stack = [(bname, idx + 1)]
+        counts = getattr(ends, "counts", False)
+        stack = [(bname, idx + 1, 0)]
         hit = False
         while stack:
-            b, i = stack.pop()
-            if (b, i) in seen or b not in blocks:
+            b, i, depth = stack.pop()
+            if (b, i, depth) in seen or b not in blocks:
                 continue
-            seen.add((b, i))
+            seen.add((b, i, depth))
             evs, succ = blocks[b]
             stopped = False
             for ev in evs[i:]:
-                if ends(ev):
+                if counts:
+                    d = ends.delta(ev)
+                    if d < 0 and depth == 0:
+                        stopped = True
+                        hit = True
+                        break
+                    depth = min(8, max(0, depth + d))
+                elif ends(ev):
                     stopped = True
                     hit = True
                     break
@@ -1080,7 +1107,7 @@ class Analysis:
             if not succ:
                 unended = True
             for n in succ:
-                stack.append((n, 0))
+                stack.append((n, 0, depth))
         return out, unended, hit
 
     # Class sets over the whole call graph are bit sets (Python ints, one
@@ -1267,6 +1294,16 @@ class Analysis:
         counts as the release too.  Used to decide whether the lock is
         still held on return, never for what the section contains."""
         rel = rules.RELEASE_OF.get(start.kind, ())
+        if start.kind == "bh_off":
+            # BH is a count: the section ends where the count it added
+            # comes back off, at local_bh_enable() or spin_unlock_bh()
+            # (netif_addr_lock_bh() pairs local_bh_disable() with a
+            # spin_unlock_bh()), after any pair nested inside (region())
+            def bh_ends(ev: Any) -> bool:
+                return self.bh_delta(ev) < 0
+            bh_ends.counts = True       # type: ignore[attr-defined]
+            bh_ends.delta = self.bh_delta   # type: ignore[attr-defined]
+            return bh_ends
 
         def ends(ev: Any) -> bool:
             if ev[0] != "call":
@@ -1301,6 +1338,11 @@ class Analysis:
                         region, unended, hit = self.region(fid, bname, i, self.ends_for(e))
                         if unended:
                             unended = self.region(fid, bname, i, self.ends_for(e, True))[1]
+                        if kind == "bh_off":
+                            # what the same call takes after turning BH off
+                            # (netif_addr_lock_bh(): local_bh_disable(),
+                            # then spin_lock_nested()) is inside
+                            region = [ev] + region
                         inner = self.inner_of(fid, region, True, classes)
                         loc = self.w.calls[ev[1]][5]
                         for b in classes:
