@@ -1143,7 +1143,12 @@ class Analysis:
         self.cid: dict[str, int] = {}
         self.cnames: list[str] = []
         self._bits_memo: dict[frozenset[str], int] = {}
-        self.barrier_fns = {f for f in self.w.functions if self.is_barrier(f)}
+        # Nothing that holds a spinning lock or runs with BH off calls a
+        # function that sleeps on entry (the kernel reports it): what such
+        # a function takes is never inside a section or ordered after a
+        # held lock.
+        self.barrier_fns = {f for f in self.w.functions if self.is_barrier(f)} | \
+            self.sleepers()
         # per-CPU data inside a section: only raw writes count (a read, or
         # a this_cpu_* operation, needs nothing masked)
         skip = {"pcpu-r", "pcpu-w-atomic"}

@@ -9,7 +9,11 @@
  * kernel reports "sleeping function called from invalid context"), so
  * TIMER does not reach ev_slow() and what it takes after the mutex,
  * ev_obj.cfg_lock, gets no TIMER.  ev_obj.stat_lock, which ev_fast()
- * takes, does.
+ * takes, does.  For the same reason ev_kick(), which calls the handler
+ * with ev_obj.ops_lock held (a tasklet takes it), does not order
+ * ops_lock before cfg_lock: code that holds a spinning lock never calls
+ * a function that sleeps on entry.  stat_lock is ordered after it
+ * (HI and TASKLET).
  *
  * A naive analysis gets wrong: following every target of the typed
  * indirect call gives ev_obj.cfg_lock TIMER.  In the kernel, calls like
@@ -25,6 +29,7 @@ struct ev_ops {
 };
 
 struct ev_obj {
+	spinlock_t ops_lock;
 	spinlock_t cfg_lock;
 	spinlock_t stat_lock;
 	struct mutex mutex;
@@ -32,6 +37,7 @@ struct ev_obj {
 	int cfg;
 	int hits;
 	struct timer_list timer;
+	struct tasklet_struct tl;
 };
 
 static void ev_fast(struct ev_obj *o)
@@ -60,10 +66,27 @@ static void ev_expire(struct timer_list *t)
 	o->ops->handle(o);
 }
 
+static void ev_tasklet(struct tasklet_struct *t)
+{
+	struct ev_obj *o = container_of(t, struct ev_obj, tl);
+
+	spin_lock(&o->ops_lock);
+	o->hits = 0;
+	spin_unlock(&o->ops_lock);
+}
+
 void ev_init(struct ev_obj *o, int slow)
 {
 	o->ops = slow ? &ev_slow_ops : &ev_fast_ops;
 	timer_setup(&o->timer, ev_expire, 0);
+	tasklet_setup(&o->tl, ev_tasklet);
+}
+
+void ev_kick(struct ev_obj *o)
+{
+	spin_lock_bh(&o->ops_lock);
+	o->ops->handle(o);
+	spin_unlock_bh(&o->ops_lock);
 }
 
 void ev_configure(struct ev_obj *o, int cfg)
