@@ -14,6 +14,7 @@ HOLD_KINDS = {"lock", "lock_irq", "lock_bh", "try", "try_bh", "bh_off"}
 # held with interrupts off: no softirq runs inside
 IRQ_KINDS = {"lock_irq"}
 BH_KINDS = {"lock_bh", "try_bh", "bh_off"}
+BH_RELEASE_KINDS = {"unlock_bh", "bh_on"}     # each turns BH back on once
 TRY_KINDS = {"try", "try_bh"}
 LOCKLESS_KINDS = {"bh_off"}
 RELEASE_OF = {

@@ -264,7 +264,6 @@ class Solver:
         self.rep: dict[str, str] = {}
         self.locks: set[str] = set(w.locks)
         self.open: set[str] = set()         # nodes with a non-seed definition
-        self.misfits = 0                    # function values of another prototype
 
     def find(self, n: str) -> str:
         root = n
@@ -428,15 +427,13 @@ class Solver:
                         # a function of another prototype that reached the
                         # pointer through an untyped cell (void *, a union)
                         # is not what this call runs (what kCFI enforces)
-                        if self.fits(site, proto, fv):
+                        if self.fits(proto, fv):
                             self.bind(site, fv)
 
-    def fits(self, site: int, proto: str, fid: str) -> bool:
+    def fits(self, proto: str, fid: str) -> bool:
+        """May a call of proto run fid (a function outside the world: yes)?"""
         fn = self.w.functions.get(fid)
-        if fn is None or proto_fits(proto, fn["proto"]):
-            return True
-        self.misfits += 1
-        return False
+        return fn is None or proto_fits(proto, fn["proto"])
 
     def open_ptr(self, n: str) -> bool:
         """May n point to memory the solve does not know?"""
@@ -483,9 +480,7 @@ class Analysis:
                     continue
                 proto = call[6]
                 fpv: set[Any] = s.pts.get(fp) or set()
-                held = {x[3:] for x in fpv if x.startswith("FN:") and
-                        proto_fits(proto, w.functions[x[3:]]["proto"]
-                                   if x[3:] in w.functions else proto)}
+                held = {x[3:] for x in fpv if x.startswith("FN:") and s.fits(proto, x[3:])}
                 same = self.by_proto.get(proto, set())
                 # A pointer loaded from cells the solve knows completely
                 # (a field no store through an unknown pointer can reach
@@ -1063,10 +1058,10 @@ class Analysis:
         for e in self.events.get(ev[1], ()):
             if e.role != "real":
                 continue
-            if e.kind in ("bh_off", "lock_bh", "try_bh"):
-                d = max(d, 1)
-            elif e.kind in ("bh_on", "unlock_bh"):
-                d = min(d, -1) if d <= 0 else d
+            if e.kind in rules.BH_KINDS:
+                d = 1
+            elif e.kind in rules.BH_RELEASE_KINDS and d == 0:
+                d = -1
         return d
 
     def region(self, fid: str, bname: str, idx: int, ends: Any) -> tuple[list[Any], bool, bool]:
@@ -1091,7 +1086,7 @@ class Analysis:
             stopped = False
             for ev in evs[i:]:
                 if counts:
-                    d = ends.delta(ev)
+                    d = self.bh_delta(ev)
                     if d < 0 and depth == 0:
                         stopped = True
                         hit = True
@@ -1307,7 +1302,6 @@ class Analysis:
             def bh_ends(ev: Any) -> bool:
                 return self.bh_delta(ev) < 0
             bh_ends.counts = True       # type: ignore[attr-defined]
-            bh_ends.delta = self.bh_delta   # type: ignore[attr-defined]
             return bh_ends
 
         def ends(ev: Any) -> bool:
