@@ -932,30 +932,72 @@ class Analysis:
         return errors
 
     def sleepers(self) -> set[str]:
-        """Functions that sleep on entry: their entry block calls a
-        rules.SLEEP_MARKERS function or (directly) another such function.
-        A block runs whole once entered, so the call happens on every path;
-        a vector never enters them (rules.SLEEP_MARKERS)."""
+        """Functions that sleep on every path from their entry to a
+        return: each such path calls a rules.SLEEP_MARKERS function
+        (might_sleep(), cond_resched()) or, directly, another sleeper.
+        A vector never enters them, and code holding a spinning lock
+        never calls them: the kernel reports "sleeping function called
+        from invalid context" on any run of one there.  A function that
+        may return without sleeping (an early return before
+        lock_sock()) is not one."""
         if self._sleepers is not None:
             return self._sleepers
         w = self.w
-        first: dict[str, list[str]] = {}
+        # per function: its blocks' direct callees, and its direct callers
+        calls_in: dict[str, dict[str, list[str]]] = {}
+        callers: dict[str, set[str]] = defaultdict(set)
         for fid, fn in w.functions.items():
-            blk = fn["blocks"].get(fn["entry"]) if fn["entry"] else None
-            if blk:
-                first[fid] = [w.calls[ev[1]][1] for ev in blk[0]
-                              if ev[0] == "call" and w.calls[ev[1]][1]]
-        sleep = {f for f, cs in first.items()
-                 if any(c in rules.SLEEP_MARKERS or
-                        w.functions.get(c, {}).get("name") in rules.SLEEP_MARKERS
-                        for c in cs)}
-        changed = True
-        while changed:
-            changed = False
-            for f, cs in first.items():
-                if f not in sleep and any(c in sleep for c in cs):
-                    sleep.add(f)
-                    changed = True
+            if not fn["entry"]:
+                continue
+            per = {}
+            for b, (evs, _succ) in fn["blocks"].items():
+                cs = [w.calls[ev[1]][1] for ev in evs
+                      if ev[0] == "call" and w.calls[ev[1]][1]]
+                per[b] = cs
+                for c in cs:
+                    callers[c].add(fid)
+            calls_in[fid] = per
+
+        def marker(c: str) -> bool:
+            return c in rules.SLEEP_MARKERS or \
+                w.functions.get(c, {}).get("name") in rules.SLEEP_MARKERS
+
+        sleep: set[str] = set()
+
+        def must_sleep(fid: str) -> bool:
+            """No path from the entry reaches a block without successors
+            (a return) without passing a block that sleeps."""
+            fn = w.functions[fid]
+            blocks, per = fn["blocks"], calls_in[fid]
+            seen = {fn["entry"]}
+            stack = [fn["entry"]]
+            while stack:
+                b = stack.pop()
+                if b not in blocks:
+                    return False            # unknown block: be safe
+                if any(marker(c) or c in sleep for c in per.get(b, ())):
+                    continue
+                succ = blocks[b][1]
+                if not succ:
+                    return False
+                for n in succ:
+                    if n not in seen:
+                        seen.add(n)
+                        stack.append(n)
+            return True
+
+        work = deque(calls_in)
+        queued = set(calls_in)
+        while work:
+            f = work.popleft()
+            queued.discard(f)
+            if f in sleep or not must_sleep(f):
+                continue
+            sleep.add(f)
+            for g in callers.get(f, ()):
+                if g not in sleep and g not in queued and g in calls_in:
+                    queued.add(g)
+                    work.append(g)
         self._sleepers = sleep
         return sleep
 

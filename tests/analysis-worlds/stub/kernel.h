@@ -30,6 +30,7 @@ extern unsigned long volatile jiffies;
 #define CLOCK_MONOTONIC 1
 
 #define __always_inline inline __attribute__((__always_inline__))
+#define noinline __attribute__((__noinline__))
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
 #define offsetof(T, m) __builtin_offsetof(T, m)
