@@ -727,7 +727,10 @@ class TU:
             pt, pv = typed_operand(parts[1])
             ptr = self.operand(fid, pt, pv)
             if ptr and dst:
-                self.cons.append(["load", dst, ptr])
+                # a value loaded as a struct pointer is data, never a
+                # function (kCFI would stop a call through it)
+                data = re.fullmatch(r'%"?(struct|union)\.[^*()"]+"?\*+', parts[0].strip())
+                self.cons.append(["load", dst, ptr] + (["data"] if data else []))
                 events.append(["ld", ptr, self.loc(s)])
             return
         if op == "store":

@@ -224,6 +224,7 @@ class World:
 
 
 UNKNOWN = "U:"      # the value of a load through a pointer of unknown target
+DUNKNOWN = "D:"     # the same, loaded as a struct pointer: data, not a function
 
 
 class Solver:
@@ -245,6 +246,9 @@ class Solver:
       parameter, a loaded pointer): an indirect call that may use it
       reaches every address-taken function of its prototype, a lock
       acquired through it has no class (see Analysis.stored_locks).
+      Loaded as a struct pointer it is DUNKNOWN: data, which no call
+      runs (an skb's destructor shares a union with its dst), but still
+      no class for a lock.
     A store through a pointer with no seed makes the functions it
     stores escaped (every indirect call of their prototype may reach
     them) and the locks it stores "stored" (Analysis.solve)."""
@@ -274,7 +278,7 @@ class Solver:
         return root
 
     def travels(self, v: str) -> bool:
-        return v[:3] == "FN:" or v[:2] in ("P:", "U:") or v in self.locks
+        return v[:3] == "FN:" or v[:2] in ("P:", "U:", "D:") or v in self.locks
 
     def add_pts(self, n: str, vals: Any) -> None:
         n = self.find(n)
@@ -356,7 +360,7 @@ class Solver:
             elif k == "copy":
                 self.add_edge(c[2], c[1])
             elif k == "load":
-                loads.append((f(c[2]), f(c[1])))
+                loads.append((f(c[2]), f(c[1]), len(c) > 3 and c[3] == "data"))
             elif k == "store":
                 stores.append((f(c[1]), f(c[2])))
             elif k == "store_at":
@@ -369,12 +373,12 @@ class Solver:
                         self.add_edge("C|" + s2, "C|" + d)
             elif k == "pcpu":
                 self.pcpu[f(c[2])].append(f(c[1]))
-        for ptr, dst in loads:
+        for ptr, dst, data in loads:
             cells, unknown = self.cells(ptr)
             for l in cells:
                 self.add_edge("C|" + l, dst)
             if unknown:
-                self.add_pts(dst, [UNKNOWN])
+                self.add_pts(dst, [DUNKNOWN if data else UNKNOWN])
         for ptr, val in stores:
             self.stores[ptr].append(val)
             for l in self.cells(ptr)[0]:
@@ -661,6 +665,12 @@ class Analysis:
                 self.dst_call[call[4]] = site
         return pidx
 
+    def unknown_ptr(self, node: str) -> bool:
+        """May the pointer node hold a value the solve does not know
+        (loaded as data or not)?"""
+        pts = self.s.pts.get(node, ())
+        return UNKNOWN in pts or DUNKNOWN in pts
+
     def lock_node(self, node: str, depth: int = 0) -> str:
         """The node a lock argument stands for: through calls of
         pass-through functions to the argument they were given."""
@@ -707,7 +717,7 @@ class Analysis:
                 call[3][idx] else ""
             evt = Event(kind, frozenset(self.classes_of(node)) if node else frozenset(),
                         prim, node, "real")
-            evt.unknown = bool(node) and UNKNOWN in self.s.pts.get(node, ())
+            evt.unknown = bool(node) and self.unknown_ptr(node)
             self.events[site].append(evt)
         sites_in: dict[str, list[int]] = defaultdict(list)
         for fid, fn in w.functions.items():
@@ -778,7 +788,7 @@ class Analysis:
                             e2 = Event(e.kind, classes, e.prim, node, role)
                             e2.cond = cond
                             e2.unknown = e.unknown if pi < 0 else \
-                                bool(node) and UNKNOWN in self.s.pts.get(node, ())
+                                bool(node) and self.unknown_ptr(node)
                             known = self._ev_index.get(s2)
                             if known is None:
                                 known = self._ev_index[s2] = set(self.events[s2])
