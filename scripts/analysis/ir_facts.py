@@ -405,7 +405,7 @@ class TU:
                     k = int(v)
                 except ValueError:
                     return steps
-                steps.append((norm_type(cur), k))
+                steps.append((self.step_name(cur), k))
                 if k >= len(fields):
                     return steps
                 cur = fields[k]
@@ -427,6 +427,26 @@ class TU:
             else:
                 return steps
         return steps
+
+    def step_name(self, t: str) -> str:
+        """The name a field location uses for struct type t.  An
+        anonymous struct (clang numbers them per unit) is named by its
+        field types, so that its fields stay apart in every unit: the
+        union { struct { _skb_refdst; destructor; }; ... } of sk_buff, the
+        first 50 fields of mm_struct.  One that holds a lock or a lockdep
+        map stays transparent (part of the lock object), and so do
+        anonymous unions, whose members clang reaches by a cast."""
+        n = norm_type(t)
+        if n != "%struct.anon":
+            return n
+        fields = self.structs.get(t.strip())
+        if not fields:
+            return n
+        ft = [norm_type(f) for f in fields]
+        if any(LOCKTYPE.match(f) or "lockdep_map" in f or
+               (TRANSPARENT.match(f) and ".anon" not in f) for f in ft):
+            return n
+        return "%struct.anon{" + ";".join(ft) + "}"
 
     @staticmethod
     def field_loc(steps: list[tuple[str, int]]) -> tuple[str | None, str | None]:
@@ -545,7 +565,7 @@ class TU:
         t = t.strip()
         if v.startswith("<{") or v.startswith("{"):
             body = v[2:-2] if v.startswith("<{") else v[1:-1]
-            sname = norm_type(t) if t.startswith("%") else struct
+            sname = self.step_name(t) if t.startswith("%") else struct
             for k, op in enumerate(split_top(body)):
                 ft, fv = typed_operand(op)
                 if sname:
