@@ -78,6 +78,30 @@ PRIMITIVES = _prims()
 # with page faults disabled).
 SLEEP_MARKERS = {"__might_sleep", "__might_resched"}
 
+# Allocators that check might_sleep_if(gfp & __GFP_DIRECT_RECLAIM) on
+# every path (might_alloc() in the slab and page allocators,
+# mempool_alloc()), with the index of their gfp argument and of a size
+# argument: a call with a constant mask that allows direct reclaim
+# (GFP_KERNEL, GFP_NOFS, GFP_NOIO) sleeps as might_sleep() does.  Left
+# out on purpose: kmalloc_array() and kcalloc() (an overflow returns
+# NULL first), kstrdup() (NULL in, NULL out), skb_clone() (the fclone
+# twin needs no allocation), the page allocator (order >= MAX_ORDER
+# returns first).  A constant kmalloc() size of 4 MiB or more reaches
+# that page allocator test: such a call is not counted.
+GFP_DIRECT_RECLAIM = 0x400      # ___GFP_DIRECT_RECLAIM, gfp_types.h
+GFP_MAX_CONST_SIZE = 1 << 22    # PAGE_SIZE << MAX_ORDER, x86_64
+GFP_ARG: dict[str, tuple[int, int | None]] = {
+    "might_alloc": (0, None),
+    "kmalloc": (1, 0), "kzalloc": (1, 0), "kmalloc_node": (1, 0),
+    "kzalloc_node": (1, 0),
+    "__kmalloc": (1, None), "__kmalloc_node": (1, None),
+    "kmem_cache_alloc": (1, None), "kmem_cache_zalloc": (1, None),
+    "kmem_cache_alloc_node": (1, None), "kmem_cache_alloc_lru": (2, None),
+    "kvmalloc": (1, None), "kvzalloc": (1, None), "kvmalloc_node": (1, None),
+    "kvzalloc_node": (1, None),
+    "kmemdup": (2, None), "alloc_skb": (1, None), "mempool_alloc": (1, None),
+}
+
 # Functions never traversed from a vector: softirq handlers do not nest,
 # so the dispatcher returns at once when a handler enables BH again
 # (kernel/softirq.c: do_softirq() and irq exit test in_interrupt()).

@@ -944,7 +944,8 @@ class Analysis:
     def sleepers(self) -> set[str]:
         """Functions that sleep on every path from their entry to a
         return: each such path calls a rules.SLEEP_MARKERS function
-        (might_sleep(), cond_resched()) or, directly, another sleeper.
+        (might_sleep(), cond_resched()), allocates with GFP_KERNEL
+        (marker_call()) or calls, directly, another sleeper.
         A vector never enters them, and code holding a spinning lock
         never calls them: the kernel reports "sleeping function called
         from invalid context" on any run of one there.  A function that
@@ -961,16 +962,18 @@ class Analysis:
                 continue
             per = {}
             for b, (evs, _succ) in fn["blocks"].items():
-                cs = [w.calls[ev[1]][1] for ev in evs
-                      if ev[0] == "call" and w.calls[ev[1]][1]]
-                per[b] = cs
-                for c in cs:
+                cs = []
+                for ev in evs:
+                    if ev[0] != "call" or not w.calls[ev[1]][1]:
+                        continue
+                    c = w.calls[ev[1]][1]
+                    cs.append("!" if self.marker_call(ev[1]) else c)
                     callers[c].add(fid)
+                per[b] = cs
             calls_in[fid] = per
 
         def marker(c: str) -> bool:
-            return c in rules.SLEEP_MARKERS or \
-                w.functions.get(c, {}).get("name") in rules.SLEEP_MARKERS
+            return c == "!"
 
         sleep: set[str] = set()
 
@@ -1010,6 +1013,24 @@ class Analysis:
                     work.append(g)
         self._sleepers = sleep
         return sleep
+
+    def marker_call(self, site: int) -> bool:
+        """Does this call sleep (rules.SLEEP_MARKERS), or allocate with
+        a constant gfp mask that allows direct reclaim (GFP_KERNEL: the
+        allocator checks might_sleep_if(), rules.GFP_ARG)?"""
+        w = self.w
+        c = w.calls[site][1]
+        name = w.functions.get(c, {}).get("name", c)
+        if c in rules.SLEEP_MARKERS or name in rules.SLEEP_MARKERS:
+            return True
+        if name not in rules.GFP_ARG:
+            return False
+        idx, size_idx = rules.GFP_ARG[name]
+        consts = w.calls[site][7]
+        gfp = consts[idx] if idx < len(consts) else None
+        size = consts[size_idx] if size_idx is not None and size_idx < len(consts) else None
+        return gfp is not None and bool(gfp & rules.GFP_DIRECT_RECLAIM) and \
+            (size is None or 0 <= size < rules.GFP_MAX_CONST_SIZE)
 
     def is_barrier(self, fid: str) -> bool:
         fn = self.w.functions.get(fid)

@@ -335,8 +335,11 @@ void mutex_unlock(struct mutex *m);
 /* ---- the scheduler's softirq (kernel/sched/fair.c) ---- */
 void scheduler_tick_balance(void);
 
-/* an external function the world cannot see into */
+/* allocators: external functions the world cannot see into */
+#define GFP_ATOMIC 0xa20u	/* __GFP_HIGH | __GFP_ATOMIC | __GFP_KSWAPD_RECLAIM */
+#define GFP_KERNEL 0xcc0u	/* __GFP_RECLAIM | __GFP_IO | __GFP_FS */
 void *kmalloc(unsigned long size, gfp_t flags);
+void *kcalloc(unsigned long n, unsigned long size, gfp_t flags);
 void kfree(const void *p);
 
 #endif /* STUB_KERNEL_H */
