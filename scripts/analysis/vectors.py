@@ -350,7 +350,7 @@ class Solver:
     def setup(self) -> None:
         self.collapse()
         f = self.find
-        loads: list[tuple[str, str]] = []
+        loads: list[tuple[str, str, bool]] = []
         stores: list[tuple[str, str]] = []
         for c in self.w.cons:
             k = c[0]
@@ -1047,35 +1047,131 @@ class Analysis:
                     r[VECTORS[nr]] |= self.fnodes(call[3][1])
         return r
 
+    def callback_params(self) -> None:
+        """Parameters a function calls (a callback handed to a generic
+        helper: netlink_rcv_skb(skb, cb), bus_for_each_dev(..., fn)),
+        directly or by passing them on to a callee that does.
+        self.pcs[f][site] = i: the indirect call at site calls f's
+        parameter i; self.cbp[f]: every such parameter of f or of what it
+        passes its parameters to.  rules.DISPATCH functions have their
+        own rule."""
+        w, s = self.w, self.s
+        self.prm: dict[str, dict[str, int]] = {}
+        for fid, fn in w.functions.items():
+            if fn["name"] in rules.DISPATCH:
+                continue
+            d = {s.find(p): i for i, p in enumerate(fn["params"]) if p}
+            if d:
+                self.prm[fid] = d
+        self.pcs: dict[str, dict[int, int]] = defaultdict(dict)
+        cbp: dict[str, set[int]] = defaultdict(set)
+        for site, call in enumerate(w.calls):
+            fid, fp = call[0], call[2]
+            if fp and fid in self.prm:
+                i = self.prm[fid].get(s.find(fp))
+                if i is not None:
+                    self.pcs[fid][site] = i
+                    cbp[fid].add(i)
+        changed = True
+        while changed:
+            changed = False
+            for site, call in enumerate(w.calls):
+                own = self.prm.get(call[0])
+                if not own:
+                    continue
+                for t in s.targets.get(site, ()):
+                    for j in cbp.get(t, ()):
+                        if j < len(call[3]) and call[3][j]:
+                            i = own.get(s.find(call[3][j]))
+                            if i is not None and i not in cbp[call[0]]:
+                                cbp[call[0]].add(i)
+                                changed = True
+        self.cbp = {f: frozenset(v) for f, v in cbp.items()}
+
+    def binding(self, f: str, bd: dict[int, Any], site: int, t: str) -> tuple[Any, ...]:
+        """The functions each callback parameter of t holds when f calls
+        t at site (f's own binding bd passed on; None: not known, every
+        target of the call counts)."""
+        params = self.cbp.get(t)
+        if not params:
+            return ()
+        args = self.w.calls[site][3]
+        out = []
+        for i in sorted(params):
+            a = args[i] if i < len(args) else ""
+            val = None
+            if a:
+                r = self.s.find(a)
+                j = self.prm.get(f, {}).get(r)
+                if j is not None:
+                    val = bd.get(j)
+                else:
+                    pts = self.s.pts.get(r, ())
+                    fns = frozenset(x[3:] for x in pts if x[:3] == "FN:")
+                    if fns and UNKNOWN not in pts:
+                        val = fns
+            out.append((i, val))
+        return tuple(out)
+
     def reach(self) -> None:
+        """Per vector, the functions its roots reach, breadth first.  A
+        function that calls a callback parameter is visited once per
+        binding of its callback parameters: netlink_rcv_skb() entered
+        from a handler runs that handler's cb, not every function any
+        caller passes (one level of call-site sensitivity, carried
+        through the helpers that pass a callback on)."""
         self.root_fns = self.roots()
         sleepers = self.sleepers()
+        self.callback_params()
+        State = tuple[str, tuple[Any, ...]]
         self.parent: dict[str, dict[Any, Any]] = {}
+        self.first: dict[str, dict[str, Any]] = {}
         self.reached: dict[str, set[Any]] = {}
+        self.states = 0
         for v in VECTORS:
-            par: dict[str, Any] = {}
-            q: deque[str] = deque()
+            par: dict[State, Any] = {}
+            first: dict[str, State] = {}
+            q: deque[State] = deque()
             for f in sorted(self.root_fns.get(v, ())):
-                par[f] = None
-                q.append(f)
+                st: State = (f, tuple((i, None) for i in sorted(self.cbp.get(f, ()))))
+                par[st] = None
+                first.setdefault(f, st)
+                q.append(st)
             while q:
-                f = q.popleft()
+                st = q.popleft()
+                f, b = st
+                bd = dict(b)
+                pcs = self.pcs.get(f, {})
                 for site, t in self.callees.get(f, ()):
-                    if t in par or self.is_barrier(t) or t in sleepers:
+                    if self.is_barrier(t) or t in sleepers:
                         continue
-                    par[t] = (f, site)
-                    q.append(t)
+                    i = pcs.get(site)
+                    if i is not None and bd.get(i) is not None and \
+                            t not in bd[i] and t not in self.escaped:
+                        continue
+                    nst = (t, self.binding(f, bd, site, t))
+                    if nst in par:
+                        continue
+                    par[nst] = (st, site)
+                    first.setdefault(t, nst)
+                    q.append(nst)
             self.parent[v] = par
-            self.reached[v] = set(par)
+            self.first[v] = first
+            self.reached[v] = set(first)
+            self.states += len(par)
 
     def chain(self, v: str, fid: str) -> list[str]:
         steps = []
         par = self.parent[v]
+        st = self.first[v].get(fid)
         cur = fid
-        while cur is not None and par.get(cur) is not None:
-            f, site = par[cur]
-            steps.append(f"{self.w.disp(f)} -> {self.w.disp(cur)} ({self.w.calls[site][5]})")
-            cur = f
+        while st is not None and par.get(st) is not None:
+            pst, site = par[st]
+            steps.append(f"{self.w.disp(pst[0])} -> {self.w.disp(st[0])} "
+                         f"({self.w.calls[site][5]})")
+            st = pst
+        if st is not None:
+            cur = st[0]
         steps.append(f"{v} root {self.w.disp(cur)} ({self.w.functions.get(cur, {}).get('loc', '?')})")
         return list(reversed(steps))
 
