@@ -71,12 +71,13 @@ def _prims() -> dict[Any, Any]:
 PRIMITIVES = _prims()
 
 # Calls that say "this may sleep": might_sleep() and cond_resched() (with
-# CONFIG_DEBUG_ATOMIC_SLEEP, which the campaign configuration sets).  A
-# function that makes one on entry, on every path, never runs in a
-# softirq: the kernel reports "sleeping function called from invalid
-# context" if it does.  might_fault() is not one (a softirq may copy
-# with page faults disabled).
-SLEEP_MARKERS = {"__might_sleep", "__might_resched"}
+# CONFIG_DEBUG_ATOMIC_SLEEP, which the campaign configuration sets), and
+# schedule() itself (schedule_debug() reports "scheduling while atomic"
+# whatever the configuration).  A function that makes one on every path
+# never runs in a softirq: the kernel reports "sleeping function called
+# from invalid context" if it does.  might_fault() is not one (a softirq
+# may copy with page faults disabled).
+SLEEP_MARKERS = {"__might_sleep", "__might_resched", "schedule"}
 
 # Allocators that check might_sleep_if(gfp & __GFP_DIRECT_RECLAIM) on
 # every path (might_alloc() in the slab and page allocators,

@@ -451,6 +451,7 @@ class Analysis:
         self.overrides = overrides
         self.notes: list[str] = []
         self._sleepers: set[str] | None = None
+        self._post_sleep: dict[str, set[tuple[str, int]]] | None = None
 
     # ---- points-to with the fallback rounds -------------------------
     def solve(self) -> None:
@@ -1014,6 +1015,49 @@ class Analysis:
         self._sleepers = sleep
         return sleep
 
+    def post_sleep(self) -> dict[str, set[tuple[str, int]]]:
+        """Per function, the events (block, index) that every path from
+        its entry reaches only after a sleeping call (a sleep marker or
+        a sleeper): no vector runs them (blocking_notifier_call_chain()
+        calls the notifiers after down_read(), tun_attach() works after
+        lock_sock()).  Functions with none are left out."""
+        if self._post_sleep is not None:
+            return self._post_sleep
+        w = self.w
+        sleep = self.sleepers()
+        out: dict[str, set[tuple[str, int]]] = {}
+        for fid, fn in w.functions.items():
+            blocks = fn["blocks"]
+            if not fn["entry"] or fn["entry"] not in blocks:
+                continue
+            cut: dict[str, int] = {}
+            for b, (evs, _succ) in blocks.items():
+                for i, ev in enumerate(evs):
+                    if ev[0] == "call" and (self.marker_call(ev[1]) or
+                                            w.calls[ev[1]][1] in sleep):
+                        cut[b] = i
+                        break
+            if not cut:
+                continue
+            seen = {fn["entry"]}
+            stack = [fn["entry"]]
+            while stack:
+                b = stack.pop()
+                if b in cut:
+                    continue
+                for n in blocks[b][1]:
+                    if n not in seen and n in blocks:
+                        seen.add(n)
+                        stack.append(n)
+            post: set[tuple[str, int]] = set()
+            for b, (evs, _succ) in blocks.items():
+                first = cut.get(b, len(evs)) if b in seen else -1
+                post.update((b, i) for i in range(first + 1, len(evs)))
+            if post:
+                out[fid] = post
+        self._post_sleep = out
+        return out
+
     def marker_call(self, site: int) -> bool:
         """Does this call sleep (rules.SLEEP_MARKERS), or allocate with
         a constant gfp mask that allows direct reclaim (GFP_KERNEL: the
@@ -1122,6 +1166,11 @@ class Analysis:
         through the helpers that pass a callback on)."""
         self.root_fns = self.roots()
         sleepers = self.sleepers()
+        post_sites: dict[str, set[int]] = {}
+        for fid, pos in self.post_sleep().items():
+            blocks = self.w.functions[fid]["blocks"]
+            post_sites[fid] = {blocks[b][0][i][1] for b, i in pos
+                               if blocks[b][0][i][0] == "call"}
         self.callback_params()
         State = tuple[str, tuple[Any, ...]]
         self.parent: dict[str, dict[Any, Any]] = {}
@@ -1142,8 +1191,9 @@ class Analysis:
                 f, b = st
                 bd = dict(b)
                 pcs = self.pcs.get(f, {})
+                late = post_sites.get(f, set())
                 for site, t in self.callees.get(f, ()):
-                    if self.is_barrier(t) or t in sleepers:
+                    if self.is_barrier(t) or t in sleepers or site in late:
                         continue
                     i = pcs.get(site)
                     if i is not None and bd.get(i) is not None and \
@@ -1176,13 +1226,16 @@ class Analysis:
         return list(reversed(steps))
 
     # ---- per-function event lists ------------------------------------
-    def fn_acqs(self, fid: str) -> list[tuple[Any, ...]]:
+    def fn_acqs(self, fid: str, skip: set[tuple[str, int]] | None = None) -> list[tuple[Any, ...]]:
         """(class, site, kind) acquisitions done at sites in fid, with
-        raw per-CPU accesses as ("P:x", loc, "pcpu-r|pcpu-w")."""
+        raw per-CPU accesses as ("P:x", loc, "pcpu-r|pcpu-w"); skip: events
+        (block, index) left out."""
         out: list[tuple[Any, ...]] = []
         fn = self.w.functions[fid]
         for bname, (evs, _succ) in fn["blocks"].items():
-            for ev in evs:
+            for idx, ev in enumerate(evs):
+                if skip and (bname, idx) in skip:
+                    continue
                 if ev[0] == "call":
                     for e in self.events.get(ev[1], ()):
                         if e.kind in rules.ACQUIRE_KINDS and not e.attributed:
@@ -1207,9 +1260,12 @@ class Analysis:
         self.vec_ev: dict[tuple[Any, ...], tuple[Any, ...]] = {}
         self.unresolved_in: dict[str, list[Any]] = defaultdict(list)
         self.acq_cache = {f: self.fn_acqs(f) for f in self.w.functions}
+        # what a vector runs of a function stops at its first sleep
+        post = self.post_sleep()
+        acq_vec = {f: self.fn_acqs(f, post[f]) for f in post}
         for v in VECTORS:
             for f in sorted(self.reached[v]):
-                for c, loc, kind in self.acq_cache.get(f, ()):
+                for c, loc, kind in acq_vec.get(f, self.acq_cache.get(f, ())):
                     if c == "?":
                         self.unresolved_in[v].append((f, loc))
                         continue

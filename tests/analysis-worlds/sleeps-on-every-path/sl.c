@@ -10,7 +10,10 @@
  * mutex, gets no TIMER; nor does sl_obj.note_lock, which only
  * sl_note(), called on the way, takes.  sl_maybe() sleeps only when it
  * does not return early, and takes sl_obj.ready_lock before that test:
- * ready_lock gets TIMER.
+ * ready_lock gets TIMER; sl_obj.after_lock, which it takes after
+ * sl_setup(), gets none (no vector runs what follows a sleep).  sl_yield() calls schedule(), which reports
+ * "scheduling while atomic" in a softirq, after a test: sl_obj.yield_lock,
+ * taken after it, gets no TIMER either.
  *
  * A naive analysis gets wrong: a rule that looks only at the entry
  * block gives cfg_lock TIMER (imprecise: sl_slow() is the kind of
@@ -30,12 +33,15 @@ struct sl_obj {
 	spinlock_t cfg_lock;
 	spinlock_t note_lock;
 	spinlock_t ready_lock;
+	spinlock_t yield_lock;
+	spinlock_t after_lock;
 	struct mutex mutex;
 	const struct sl_ops *ops;
 	int verbose;
 	int notes;
 	int ready;
 	int cfg;
+	int yields;
 	struct timer_list timer;
 };
 
@@ -71,9 +77,23 @@ static void sl_maybe(struct sl_obj *o)
 	if (o->ready > 1)
 		return;
 	sl_setup(o);
+	spin_lock(&o->after_lock);
+	o->cfg--;
+	spin_unlock(&o->after_lock);
+}
+
+static void sl_yield(struct sl_obj *o)
+{
+	if (o->verbose)
+		sl_note(o);
+	schedule();
+	spin_lock(&o->yield_lock);
+	o->yields++;
+	spin_unlock(&o->yield_lock);
 }
 
 static const struct sl_ops sl_slow_ops = { .handle = sl_slow };
+static const struct sl_ops sl_yield_ops = { .handle = sl_yield };
 static const struct sl_ops sl_maybe_ops = { .handle = sl_maybe };
 
 static void sl_expire(struct timer_list *t)
@@ -85,7 +105,7 @@ static void sl_expire(struct timer_list *t)
 
 void sl_init(struct sl_obj *o, int slow)
 {
-	o->ops = slow ? &sl_slow_ops : &sl_maybe_ops;
+	o->ops = slow == 2 ? &sl_yield_ops : slow ? &sl_slow_ops : &sl_maybe_ops;
 	timer_setup(&o->timer, sl_expire, 0);
 }
 

@@ -328,6 +328,7 @@ bool queue_work(struct work_struct *work);
 /* ---- sleeping (CONFIG_DEBUG_ATOMIC_SLEEP): never in a softirq ---- */
 void __might_sleep(const char *file, int line);
 #define might_sleep() __might_sleep(__FILE__, __LINE__)
+void schedule(void);	/* "scheduling while atomic" if called in one */
 struct mutex { int owner; };
 void mutex_lock(struct mutex *m);
 void mutex_unlock(struct mutex *m);
