@@ -206,6 +206,7 @@ class TU:
         self._file_cache: dict[str, str] = {}
         self.nconst = 0
         self.unparsed = 0
+        self.cur_global: str | None = None
         self.locklocs: set[str] = set()     # F:/G: locations of a lock type
         self._norm_structs: dict[str, list[str]] | None = None
 
@@ -581,6 +582,10 @@ class TU:
         node = self.const_node(t, v)
         if node:
             self.cons.append(["store_at", path, node])
+            if self.cur_global and path.startswith("F:"):
+                # which global holds the value (per-object dispatch:
+                # the notifier_call of one notifier_block)
+                self.cons.append(["ginit", self.cur_global, path, node])
 
     def scan_globals(self) -> None:
         for ln in self.lines:
@@ -612,6 +617,7 @@ class TU:
             parts = split_top(val)
             val = parts[0] if parts else ""
             struct = self.global_struct.get(sym)
+            self.cur_global = "G:" + gid
             if LOCKTYPE.match(norm_type(t)):
                 self.locklocs.add("G:" + gid)
             if t.startswith("%struct."):
@@ -620,6 +626,7 @@ class TU:
                 self.init_values(struct, val, norm_type(struct), "G:" + gid)
             else:
                 self.init_values(t, val, None, "G:" + gid)
+            self.cur_global = None
 
     # ---- functions -----------------------------------------------------
     def operand(self, fid: str, t: str, v: str) -> str | None:

@@ -139,6 +139,15 @@ DISPATCH = {
     # hard interrupt and soft ones from HRTIMER_SOFTIRQ.
     "__run_hrtimer": ("hrtimer", None, None),
 }
+# kernel/notifier.c: notifier_call_chain(nl, ...) runs the notifier_call
+# of the blocks notifier_chain_register(nl, n) put on that head, not
+# every notifier of the kernel.  The head is an object (a global, or a
+# field: every object of that type is one head); the block is a global
+# whose initializer names the function, or an object whose field a
+# store sets (then every function stored into that field counts).
+NOTIFIER_CALL = ("notifier_call_chain", 0)           # name, head parameter
+NOTIFIER_REGISTER = ("notifier_chain_register", 0, 1)  # name, head, block
+NOTIFIER_FIELD = "F:%struct.notifier_block.0"        # notifier_call
 HRTIMER_STRUCT = "%struct.hrtimer"
 HRTIMER_FIELD = "function"
 HRTIMER_MODE_SOFT = 0x04

@@ -1091,15 +1091,45 @@ class Analysis:
                     r[VECTORS[nr]] |= self.fnodes(call[3][1])
         return r
 
+    def param_of(self, f: str, node: str) -> int | None:
+        """The parameter of f that node is, or is a field address of
+        (&nh->head), if any."""
+        own = self.prm.get(f)
+        if not own or not node:
+            return None
+        r = self.s.find(node)
+        for _ in range(4):
+            if r in own:
+                return own[r]
+            nxt = self.gep_base.get(r)
+            if nxt is None:
+                return None
+            r = self.s.find(nxt)
+        return None
+
+    def obj_keys(self, node: str) -> frozenset[str] | None:
+        """The objects a pointer argument names (a global, or a field
+        location: every object of that type), None if not known."""
+        r = self.s.find(node)
+        cells, unknown = self.s.cells(r)
+        if unknown or not cells:
+            return None
+        return frozenset(cells)
+
     def callback_params(self) -> None:
-        """Parameters a function calls (a callback handed to a generic
-        helper: netlink_rcv_skb(skb, cb), bus_for_each_dev(..., fn)),
-        directly or by passing them on to a callee that does.
-        self.pcs[f][site] = i: the indirect call at site calls f's
-        parameter i; self.cbp[f]: every such parameter of f or of what it
-        passes its parameters to.  rules.DISPATCH functions have their
-        own rule."""
+        """Parameters that decide what a function's indirect calls run:
+        a callback it calls (netlink_rcv_skb(skb, cb), bus_for_each_dev(
+        ..., fn)) and the head of a notifier chain
+        (notifier_call_chain(nl, ...), rules.NOTIFIER_CALL), directly or
+        through a helper it passes them to.  self.pcs[f][site] = i: the
+        indirect call at site is decided by f's parameter i;
+        self.cbp[f][i] = "fn" or "head".  rules.DISPATCH functions have
+        their own rule."""
         w, s = self.w, self.s
+        self.gep_base: dict[str, str] = {}
+        for c in w.cons:
+            if c[0] == "base" and c[2]:
+                self.gep_base.setdefault(s.find(c[1]), c[2])
         self.prm: dict[str, dict[str, int]] = {}
         for fid, fn in w.functions.items():
             if fn["name"] in rules.DISPATCH:
@@ -1108,29 +1138,121 @@ class Analysis:
             if d:
                 self.prm[fid] = d
         self.pcs: dict[str, dict[int, int]] = defaultdict(dict)
-        cbp: dict[str, set[int]] = defaultdict(set)
+        cbp: dict[str, dict[int, str]] = defaultdict(dict)
+        ncall, nhead = rules.NOTIFIER_CALL
         for site, call in enumerate(w.calls):
             fid, fp = call[0], call[2]
-            if fp and fid in self.prm:
-                i = self.prm[fid].get(s.find(fp))
-                if i is not None:
-                    self.pcs[fid][site] = i
-                    cbp[fid].add(i)
+            if not fp or fid not in self.prm:
+                continue
+            i = self.prm[fid].get(s.find(fp))
+            if i is not None:
+                self.pcs[fid][site] = i
+                cbp[fid][i] = "fn"
+            elif w.functions[fid]["name"] == ncall:
+                self.pcs[fid][site] = nhead
+                cbp[fid][nhead] = "head"
         changed = True
         while changed:
             changed = False
             for site, call in enumerate(w.calls):
-                own = self.prm.get(call[0])
-                if not own:
+                f = call[0]
+                if f not in self.prm:
                     continue
                 for t in s.targets.get(site, ()):
-                    for j in cbp.get(t, ()):
+                    for j, kind in cbp.get(t, {}).items():
                         if j < len(call[3]) and call[3][j]:
-                            i = own.get(s.find(call[3][j]))
-                            if i is not None and i not in cbp[call[0]]:
-                                cbp[call[0]].add(i)
+                            i = self.param_of(f, call[3][j]) if kind == "head" else \
+                                self.prm[f].get(s.find(call[3][j]))
+                            if i is not None and i not in cbp[f]:
+                                cbp[f][i] = kind
                                 changed = True
-        self.cbp = {f: frozenset(v) for f, v in cbp.items()}
+        self.cbp = dict(cbp)
+        self.notifier_heads()
+
+    def notifier_heads(self) -> None:
+        """self.head_fns[key]: the notifier functions registered on the
+        chain head key (None: on a head not known, so on every head)."""
+        w, s = self.w, self.s
+        rname, rh, rn = rules.NOTIFIER_REGISTER
+        field = rules.NOTIFIER_FIELD
+        ginit: dict[str, set[str]] = defaultdict(set)
+        for c in w.cons:
+            if c[0] == "ginit" and c[2] == field:
+                ginit[c[1]] |= self.fnodes(c[3])
+        # functions stored into the field at run time, and every function
+        # the field may hold (for a block that is not a known global)
+        runtime: set[str] = set()
+        for ptr, vals in s.stores.items():
+            if field in s.cells(ptr)[0]:
+                for v in vals:
+                    runtime |= self.fnodes(v)
+        every = self.fnodes("C|" + field) | runtime
+        memo: dict[tuple[str, int | None, int | None], set[tuple[Any, Any]]] = {}
+
+        def pairs(fn: str, ih: int | None, inb: int | None,
+                  kh: Any, kn: Any, depth: int) -> set[tuple[Any, Any]]:
+            """(head, block) keys registered through fn's parameters ih,
+            inb (kh, kn: keys already known below)."""
+            key = (fn, ih, inb)
+            if ih is None and inb is None:
+                return {(kh, kn)}
+            if key in memo:
+                return {(h if ih is not None else kh, n if inb is not None else kn)
+                        for h, n in memo[key]}
+            if depth > 8:
+                return {(None, None)}
+            memo[key] = {(None, None)}      # a cycle: not known
+            out: set[tuple[Any, Any]] = set()
+            for site in self.callers.get(fn, ()):
+                f = w.calls[site][0]
+                args = w.calls[site][3]
+                res: list[tuple[int | None, frozenset[str] | None]] = []
+                for idx in (ih, inb):
+                    if idx is None:
+                        res.append((None, None))
+                        continue
+                    a = args[idx] if idx < len(args) else ""
+                    j = self.param_of(f, a) if a else None
+                    res.append((j, None if j is not None else
+                                (self.obj_keys(a) if a else None)))
+                (jh, ch), (jn, cn) = res
+                for h, n in pairs(f, jh, jn, ch, cn, depth + 1):
+                    out.add((h, n))
+            memo[key] = out
+            return {(h if ih is not None else kh, n if inb is not None else kn)
+                    for h, n in out}
+
+        regs: dict[Any, set[Any]] = defaultdict(set)
+        for fid, fn in w.functions.items():
+            if fn["name"] == rname:
+                for hk, nk in pairs(fid, rh, rn, None, None, 0):
+                    for h in (hk or [None]):
+                        regs[h] |= set(nk) if nk else {None}
+        self.head_fns: dict[Any, frozenset[str] | None] = {}
+        for h, nbs in regs.items():
+            fns: set[str] | None = set()
+            for nb in nbs:
+                if nb is None or fns is None:
+                    fns = None
+                    break
+                if nb.startswith("G:") and nb in ginit:
+                    fns |= ginit[nb] | runtime
+                else:
+                    fns |= every
+            self.head_fns[h] = frozenset(fns) if fns is not None else None
+        self.notifier_regs = sum(len(v) for v in regs.values())
+
+    def head_binding(self, keys: frozenset[str] | None) -> frozenset[str] | None:
+        """The notifier functions a chain whose head is one of keys runs."""
+        if keys is None or None in self.head_fns and self.head_fns[None] is None:
+            return None
+        out = set(self.head_fns.get(None) or ())
+        for k in keys:
+            fns = self.head_fns.get(k, frozenset())
+            if fns is None:
+                return None
+            out |= fns
+        return frozenset(out)
 
     def binding(self, f: str, bd: dict[int, Any], site: int, t: str) -> tuple[Any, ...]:
         """The functions each callback parameter of t holds when f calls
@@ -1145,15 +1267,19 @@ class Analysis:
             a = args[i] if i < len(args) else ""
             val = None
             if a:
-                r = self.s.find(a)
-                j = self.prm.get(f, {}).get(r)
-                if j is not None:
-                    val = bd.get(j)
+                if params[i] == "head":
+                    j = self.param_of(f, a)
+                    val = bd.get(j) if j is not None else self.head_binding(self.obj_keys(a))
                 else:
-                    pts = self.s.pts.get(r, ())
-                    fns = frozenset(x[3:] for x in pts if x[:3] == "FN:")
-                    if fns and UNKNOWN not in pts:
-                        val = fns
+                    r = self.s.find(a)
+                    j = self.prm.get(f, {}).get(r)
+                    if j is not None:
+                        val = bd.get(j)
+                    else:
+                        pts = self.s.pts.get(r, ())
+                        fns = frozenset(x[3:] for x in pts if x[:3] == "FN:")
+                        if fns and UNKNOWN not in pts:
+                            val = fns
             out.append((i, val))
         return tuple(out)
 

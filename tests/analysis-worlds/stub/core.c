@@ -376,6 +376,49 @@ void worker_thread(void)
 		w->func(w);
 }
 
+/* kernel/notifier.c: the chain is a list from the head, in priority order */
+static int notifier_chain_register(struct notifier_block **nl, struct notifier_block *n)
+{
+	while (*nl) {
+		if (n->priority > (*nl)->priority)
+			break;
+		nl = &(*nl)->next;
+	}
+	n->next = *nl;
+	*nl = n;
+	return 0;
+}
+
+static int notifier_call_chain(struct notifier_block **nl, unsigned long val, void *v)
+{
+	struct notifier_block *nb = *nl;
+	int ret = 0;
+
+	while (nb) {
+		struct notifier_block *next_nb = nb->next;
+
+		ret = nb->notifier_call(nb, val, v);
+		nb = next_nb;
+	}
+	return ret;
+}
+
+int atomic_notifier_chain_register(struct atomic_notifier_head *nh, struct notifier_block *n)
+{
+	unsigned long flags;
+	int ret;
+
+	spin_lock_irqsave(&nh->lock, flags);
+	ret = notifier_chain_register(&nh->head, n);
+	spin_unlock_irqrestore(&nh->lock, flags);
+	return ret;
+}
+
+int atomic_notifier_call_chain(struct atomic_notifier_head *nh, unsigned long val, void *v)
+{
+	return notifier_call_chain(&nh->head, val, v);
+}
+
 void mutex_lock(struct mutex *m)
 {
 	might_sleep();

@@ -320,6 +320,22 @@ struct irq_poll { struct irq_poll *next; int weight; irq_poll_fn *poll; };
 void irq_poll_init(struct irq_poll *iop, int weight, irq_poll_fn *poll_fn);
 void irq_poll_sched(struct irq_poll *iop);
 
+/* ---- notifier chains (kernel/notifier.c) ---- */
+struct notifier_block;
+typedef int (*notifier_fn_t)(struct notifier_block *nb, unsigned long action, void *data);
+struct notifier_block {
+	notifier_fn_t notifier_call;
+	struct notifier_block *next;
+	int priority;
+};
+struct atomic_notifier_head {
+	spinlock_t lock;
+	struct notifier_block *head;
+};
+#define ATOMIC_NOTIFIER_HEAD(name) struct atomic_notifier_head name = { }
+int atomic_notifier_chain_register(struct atomic_notifier_head *nh, struct notifier_block *nb);
+int atomic_notifier_call_chain(struct atomic_notifier_head *nh, unsigned long val, void *v);
+
 /* ---- workqueues: process context, no vector ---- */
 struct work_struct { struct work_struct *next; void (*func)(struct work_struct *); };
 #define INIT_WORK(w, f) do { (w)->func = (f); } while (0)
