@@ -1139,6 +1139,9 @@ class Analysis:
                 self.prm[fid] = d
         self.pcs: dict[str, dict[int, int]] = defaultdict(dict)
         cbp: dict[str, dict[int, str]] = defaultdict(dict)
+        # (f, i): the level ("nl": the list, &H->head; "H": the head
+        # object) and type of the notifier head f's parameter i names
+        self.head_level: dict[tuple[str, int], tuple[str, str | None]] = {}
         ncall, nhead = rules.NOTIFIER_CALL
         for site, call in enumerate(w.calls):
             fid, fp = call[0], call[2]
@@ -1151,6 +1154,7 @@ class Analysis:
             elif w.functions[fid]["name"] == ncall:
                 self.pcs[fid][site] = nhead
                 cbp[fid][nhead] = "head"
+                self.head_level[(fid, nhead)] = ("nl", None)
         changed = True
         while changed:
             changed = False
@@ -1160,18 +1164,67 @@ class Analysis:
                     continue
                 for t in s.targets.get(site, ()):
                     for j, kind in cbp.get(t, {}).items():
-                        if j < len(call[3]) and call[3][j]:
-                            i = self.param_of(f, call[3][j]) if kind == "head" else \
-                                self.prm[f].get(s.find(call[3][j]))
+                        if j >= len(call[3]) or not call[3][j] or (kind == "head" and
+                                                                  (t, j) not in self.head_level):
+                            continue
+                        if kind == "head":
+                            lv, tk = self.head_level[(t, j)]
+                            i, lv2, tk2, _k = self.head_step(f, call[3][j], lv, tk)
                             if i is not None and i not in cbp[f]:
-                                cbp[f][i] = kind
-                                changed = True
+                                self.head_level[(f, i)] = (lv2, tk2)
+                        else:
+                            i = self.prm[f].get(s.find(call[3][j]))
+                        if i is not None and i not in cbp[f]:
+                            cbp[f][i] = kind
+                            changed = True
         self.cbp = dict(cbp)
         self.notifier_heads()
 
+    def field_key(self, node: str) -> str | None:
+        """The field location a pointer names when it is one field
+        address (&nh->head): the type of head it is, "T:F:S.k"."""
+        cells, unknown = self.s.cells(self.s.find(node))
+        if len(cells) == 1 and not unknown:
+            c = next(iter(cells))
+            if c.startswith("F:"):
+                return "T:" + c
+        return None
+
+    def own_param(self, f: str, node: str) -> int | None:
+        """The parameter of f that node is (no field step)."""
+        return self.prm.get(f, {}).get(self.s.find(node)) if node else None
+
+    def head_step(self, f: str, a: str, level: str,
+                  tk: str | None) -> tuple[int | None, str, str | None, Any]:
+        """One step up from an argument a of f that names a notifier head
+        at level "nl" (the list pointer, &H->head) or "H" (the head object):
+        (f's parameter to follow, its level, the head type) or, when a
+        names it itself, (None, level, type, keys)."""
+        j = self.own_param(f, a)
+        if j is not None:
+            return j, level, tk, None
+        if level == "nl":
+            base = self.gep_base.get(self.s.find(a))
+            if base is not None:
+                tk2 = self.field_key(a) or tk
+                jb = self.own_param(f, base)
+                if jb is not None:
+                    return jb, "H", tk2, None
+                keys = self.obj_keys(base)
+                return None, "H", tk2, keys if keys else ({tk2} if tk2 else None)
+        keys = self.obj_keys(a)
+        if keys is None and level == "H" and tk:
+            return None, level, tk, frozenset({tk})
+        return None, level, tk, keys
+
     def notifier_heads(self) -> None:
         """self.head_fns[key]: the notifier functions registered on the
-        chain head key (None: on a head not known, so on every head)."""
+        chain head key: the head object (a global "G:x", or a field
+        location "F:S.k", every object of S), or a type of head ("T:F:S.k",
+        a head the registration names through a pointer the solve cannot
+        follow: every head of that type); None: a head of no known type,
+        so every head.  A block that is not a global with an initializer
+        brings every function stored into notifier_call."""
         w, s = self.w, self.s
         rname, rh, rn = rules.NOTIFIER_REGISTER
         field = rules.NOTIFIER_FIELD
@@ -1179,79 +1232,108 @@ class Analysis:
         for c in w.cons:
             if c[0] == "ginit" and c[2] == field:
                 ginit[c[1]] |= self.fnodes(c[3])
-        # functions stored into the field at run time, and every function
-        # the field may hold (for a block that is not a known global)
-        runtime: set[str] = set()
+        # functions stored into the field at run time: of a global block
+        # (the store's address is a field of that global), of a block
+        # inside an object (a field of a field: no global block), or
+        # through a pointer that may name any block
+        runtime: dict[str, set[str]] = defaultdict(set)
+        runtime_any: set[str] = set()
+        every_set = set(self.fnodes("C|" + field))
         for ptr, vals in s.stores.items():
-            if field in s.cells(ptr)[0]:
-                for v in vals:
-                    runtime |= self.fnodes(v)
-        every = self.fnodes("C|" + field) | runtime
-        memo: dict[tuple[str, int | None, int | None], set[tuple[Any, Any]]] = {}
+            if field not in s.cells(ptr)[0]:
+                continue
+            stored: set[str] = set().union(*(self.fnodes(v) for v in vals)) if vals else set()
+            every_set |= stored
+            base = self.gep_base.get(s.find(ptr))
+            keys = self.obj_keys(base) if base else None
+            if keys and all(k[:2] in ("G:", "F:") for k in keys):
+                for k in keys:
+                    runtime[k] |= stored
+            else:
+                runtime_any |= stored
+        every = frozenset(every_set)
+        copied = {d for c in w.cons if c[0] == "memcpy" for d in s.cells(c[1])[0]}
+        self.notifier_unknown: set[str] = set()
+        Key = tuple[Any, Any]
+        memo: dict[tuple[Any, ...], set[Key]] = {}
 
-        def pairs(fn: str, ih: int | None, inb: int | None,
-                  kh: Any, kn: Any, depth: int) -> set[tuple[Any, Any]]:
-            """(head, block) keys registered through fn's parameters ih,
-            inb (kh, kn: keys already known below)."""
-            key = (fn, ih, inb)
-            if ih is None and inb is None:
-                return {(kh, kn)}
+        def up(fn: str, ih: int | None, lh: str, tk: str | None, inb: int | None,
+               depth: int) -> set[Key]:
+            """(head keys, block keys) that reach fn's parameters ih (a
+            head at level lh, of type tk) and inb together; None for an
+            index not asked (the caller fills it) or not known."""
+            key = (fn, ih, lh, tk, inb)
             if key in memo:
-                return {(h if ih is not None else kh, n if inb is not None else kn)
-                        for h, n in memo[key]}
+                return memo[key]
             if depth > 8:
                 return {(None, None)}
             memo[key] = {(None, None)}      # a cycle: not known
-            out: set[tuple[Any, Any]] = set()
+            out: set[Key] = set()
             for site in self.callers.get(fn, ()):
                 f = w.calls[site][0]
                 args = w.calls[site][3]
-                res: list[tuple[int | None, frozenset[str] | None]] = []
-                for idx in (ih, inb):
-                    if idx is None:
-                        res.append((None, None))
-                        continue
-                    a = args[idx] if idx < len(args) else ""
-                    j = self.param_of(f, a) if a else None
-                    res.append((j, None if j is not None else
-                                (self.obj_keys(a) if a else None)))
-                (jh, ch), (jn, cn) = res
-                for h, n in pairs(f, jh, jn, ch, cn, depth + 1):
-                    out.add((h, n))
+                jh, lh2, tk2, vh = None, lh, tk, None
+                if ih is not None:
+                    a = args[ih] if ih < len(args) else ""
+                    if a:
+                        jh, lh2, tk2, vh = self.head_step(f, a, lh, tk)
+                    if jh is None and vh is None:
+                        self.notifier_unknown.add(f"head at {w.calls[site][5]}")
+                jn, vn = None, None
+                if inb is not None:
+                    a = args[inb] if inb < len(args) else ""
+                    jn = self.own_param(f, a)
+                    if jn is None:
+                        vn = self.obj_keys(a) if a else None
+                        if vn is None:
+                            self.notifier_unknown.add(f"block at {w.calls[site][5]}")
+                if jh is None and jn is None:
+                    out.add((vh, vn))
+                    continue
+                for h, n in up(f, jh, lh2, tk2, jn, depth + 1):
+                    out.add((vh if jh is None else h, vn if jn is None else n))
             memo[key] = out
-            return {(h if ih is not None else kh, n if inb is not None else kn)
-                    for h, n in out}
+            return out
 
         regs: dict[Any, set[Any]] = defaultdict(set)
         for fid, fn in w.functions.items():
             if fn["name"] == rname:
-                for hk, nk in pairs(fid, rh, rn, None, None, 0):
+                for hk, nk in up(fid, rh, "nl", None, rn, 0):
                     for h in (hk or [None]):
                         regs[h] |= set(nk) if nk else {None}
-        self.head_fns: dict[Any, frozenset[str] | None] = {}
+        # a block inside an object (F:S.k) may also come from a global S
+        # whose initializer names the function: the globals that are not
+        # registered themselves
+        gblocks = {nb for nbs in regs.values() for nb in nbs if nb and nb.startswith("G:")}
+        nested: set[str] = set()
+        for g, fs in ginit.items():
+            if g not in gblocks:
+                nested |= fs
+        self.head_fns: dict[Any, frozenset[str]] = {}
         for h, nbs in regs.items():
-            fns: set[str] | None = set()
+            fns: set[str] = set()
             for nb in nbs:
-                if nb is None or fns is None:
-                    fns = None
-                    break
-                if nb.startswith("G:") and nb in ginit:
-                    fns |= ginit[nb] | runtime
-                else:
+                # a block holds its initializer's function or one a store
+                # through its own address sets, or one a store through a
+                # pointer to any block sets; a block copied whole, or not
+                # known, any function the field may hold
+                if nb is None or nb in copied or nb[:2] not in ("G:", "F:"):
                     fns |= every
-            self.head_fns[h] = frozenset(fns) if fns is not None else None
+                elif nb.startswith("G:"):
+                    fns |= ginit.get(nb, set()) | runtime.get(nb, set()) | runtime_any
+                else:
+                    fns |= runtime.get(nb, set()) | runtime_any | nested
+            self.head_fns[h] = frozenset(fns)
         self.notifier_regs = sum(len(v) for v in regs.values())
 
-    def head_binding(self, keys: frozenset[str] | None) -> frozenset[str] | None:
-        """The notifier functions a chain whose head is one of keys runs."""
-        if keys is None or None in self.head_fns and self.head_fns[None] is None:
+    def head_binding(self, keys: Any, tkey: str | None) -> frozenset[str] | None:
+        """The notifier functions a chain runs whose head is one of keys,
+        of the head type tkey; None if the head is not known."""
+        if keys is None:
             return None
-        out = set(self.head_fns.get(None) or ())
-        for k in keys:
-            fns = self.head_fns.get(k, frozenset())
-            if fns is None:
-                return None
-            out |= fns
+        out = set(self.head_fns.get(None, ()))
+        for k in list(keys) + ([tkey] if tkey else []):
+            out |= self.head_fns.get(k, frozenset())
         return frozenset(out)
 
     def binding(self, f: str, bd: dict[int, Any], site: int, t: str) -> tuple[Any, ...]:
@@ -1268,8 +1350,9 @@ class Analysis:
             val = None
             if a:
                 if params[i] == "head":
-                    j = self.param_of(f, a)
-                    val = bd.get(j) if j is not None else self.head_binding(self.obj_keys(a))
+                    lv, tk = self.head_level[(t, i)]
+                    j, _lv, tk2, keys = self.head_step(f, a, lv, tk)
+                    val = bd.get(j) if j is not None else self.head_binding(keys, tk2)
                 else:
                     r = self.s.find(a)
                     j = self.prm.get(f, {}).get(r)

@@ -9,14 +9,16 @@
  * that names the head itself, like register_netdevice_notifier().
  * notifier_call_chain() runs what was registered on the head it is
  * given: nt_obj.rx_lock gets TIMER and nt_obj.admin_lock none.
- * nt_dyn_event() is the notifier_call of a block inside an object, set
- * at run time and registered on nt_rx_chain: nt_obj.dyn_lock gets TIMER.
+ * nt_dyn_event() is the notifier_call of a global block set at run time
+ * and registered on nt_rx_chain: nt_obj.dyn_lock gets TIMER.  A block
+ * inside an object (o->nb, on the admin chain) may hold any notifier
+ * function, as the field-based model sees it.
  *
  * A naive analysis gets wrong: one notifier_call field for every block
  * runs every notifier of the kernel from every chain (in the kernel,
  * the console's vt notifier chain ran the IPv4 and IPv6 address
- * notifiers from every vector); dropping the blocks that are not
- * globals with an initializer drops TIMER from nt_obj.dyn_lock (unsafe).
+ * notifiers from every vector); taking a global block's function from
+ * its initializer only drops TIMER from nt_obj.dyn_lock (unsafe).
  */
 #include "kernel.h"
 
@@ -53,16 +55,15 @@ static int nt_admin_event(struct notifier_block *nb, unsigned long action, void 
 
 static int nt_dyn_event(struct notifier_block *nb, unsigned long action, void *data)
 {
-	struct nt_obj *o = container_of(nb, struct nt_obj, nb);
-
-	spin_lock(&o->dyn_lock);
-	o->dyn++;
-	spin_unlock(&o->dyn_lock);
+	spin_lock(&nt_state.dyn_lock);
+	nt_state.dyn++;
+	spin_unlock(&nt_state.dyn_lock);
 	return 0;
 }
 
 static struct notifier_block nt_rx_nb = { .notifier_call = nt_rx_event };
 static struct notifier_block nt_admin_nb = { .notifier_call = nt_admin_event };
+static struct notifier_block nt_dyn_nb;
 
 static noinline int register_nt_admin_notifier(struct notifier_block *nb)
 {
@@ -78,8 +79,10 @@ void nt_init(struct nt_obj *o)
 {
 	atomic_notifier_chain_register(&nt_rx_chain, &nt_rx_nb);
 	register_nt_admin_notifier(&nt_admin_nb);
-	o->nb.notifier_call = nt_dyn_event;
-	atomic_notifier_chain_register(&nt_rx_chain, &o->nb);
+	nt_dyn_nb.notifier_call = nt_dyn_event;
+	atomic_notifier_chain_register(&nt_rx_chain, &nt_dyn_nb);
+	o->nb.notifier_call = nt_admin_event;
+	register_nt_admin_notifier(&o->nb);
 	timer_setup(&o->timer, nt_expire, 0);
 }
 
