@@ -258,6 +258,13 @@ class Solver:
         self.pts: dict[str, set[Any]] = defaultdict(set)
         self.seeds: dict[str, set[str]] = defaultdict(set)
         self.succ: dict[str, set[Any]] = defaultdict(set)
+        # edges that carry no per-CPU address (argument -> parameter: a
+        # helper's accesses through its parameter are per-CPU ones only
+        # where its caller passes one, Analysis.percpu_params()), and
+        # edges that carry only per-CPU addresses (an argument to the
+        # result of a call that returns that parameter)
+        self.nsucc: dict[str, set[Any]] = defaultdict(set)
+        self.psucc: dict[str, set[Any]] = defaultdict(set)
         self.stores: dict[str, list[Any]] = defaultdict(list)
         self.pcpu: dict[str, list[Any]] = defaultdict(list)
         self.icalls: dict[str, list[Any]] = defaultdict(list)
@@ -301,6 +308,20 @@ class Solver:
         vals = self.pts.get(src)
         if vals:
             out = [v for v in vals if self.travels(v)]
+            if out:
+                self.add_pts(dst, out)
+
+    def add_filtered(self, src: str, dst: str, percpu: bool) -> None:
+        """An edge that carries only per-CPU addresses (percpu) or all
+        but them."""
+        src, dst = self.find(src), self.find(dst)
+        edges = self.psucc if percpu else self.nsucc
+        if dst in edges[src] or src == dst:
+            return
+        edges[src].add(dst)
+        vals = self.pts.get(src)
+        if vals:
+            out = [v for v in vals if self.travels(v) and (v[:2] == "P:") == percpu]
             if out:
                 self.add_pts(dst, out)
 
@@ -403,7 +424,7 @@ class Solver:
         args = self.w.calls[site][3]
         for a, p in zip(args, fn["params"]):
             if a and p:
-                self.add_edge(a, p)
+                self.add_filtered(a, p, False)
         dst = self.w.calls[site][4]
         if dst:
             self.add_edge(f"{callee}/#ret", dst)
@@ -419,6 +440,14 @@ class Solver:
             if out:
                 for d in list(self.succ.get(n, ())):
                     self.add_pts(d, out)
+                if n in self.nsucc:
+                    rest = [v for v in out if v[:2] != "P:"]
+                    for d in list(self.nsucc[n]):
+                        self.add_pts(d, rest)
+                if n in self.psucc:
+                    pc_out = [v for v in out if v[:2] == "P:"]
+                    for d in list(self.psucc[n]):
+                        self.add_pts(d, pc_out)
             pc = [v for v in delta if v[:2] == "P:"]
             if pc:
                 for d in self.pcpu.get(n, ()):
@@ -504,6 +533,118 @@ class Analysis:
                 break
         self.rounds = rounds
         self.dispatch()
+        self.percpu_params()
+
+    def percpu_params(self) -> None:
+        """Per-CPU addresses do not travel into parameters (Solver.bind):
+        a helper that writes through its parameter (INIT_LIST_HEAD(),
+        atomic_set()) writes per-CPU data where its caller passes a
+        per-CPU address, not at every call.  Per function: the parameters
+        it writes (self.wparam) or reads (self.rparam) through, itself or
+        in a callee it passes them to, and those it may return
+        (self.retparam): a call returning one gets its per-CPU addresses
+        back (a per-CPU-only edge), and a call writing through one is a
+        raw per-CPU access at the call (percpu_at())."""
+        w, s = self.w, self.s
+        self.gep_base: dict[str, str] = {}
+        for c in w.cons:
+            if c[0] == "base" and c[2]:
+                self.gep_base.setdefault(s.find(c[1]), c[2])
+        self.prm_all: dict[str, dict[str, int]] = {}
+        for fid, fn in w.functions.items():
+            d = {s.find(p): i for i, p in enumerate(fn["params"]) if p}
+            if d:
+                self.prm_all[fid] = d
+
+        def derived(f: str, node: str) -> int | None:
+            own = self.prm_all.get(f)
+            if not own or not node:
+                return None
+            r = s.find(node)
+            for _ in range(6):
+                if r in own:
+                    return own[r]
+                nxt = self.gep_base.get(r)
+                if nxt is None:
+                    return None
+                r = s.find(nxt)
+            return None
+
+        wp: dict[str, set[int]] = defaultdict(set)
+        rp: dict[str, set[int]] = defaultdict(set)
+        ret: dict[str, set[int]] = defaultdict(set)
+        for fid, fn in w.functions.items():
+            if fid not in self.prm_all:
+                continue
+            for evs, _succ in fn["blocks"].values():
+                for ev in evs:
+                    if ev[0] in ("st", "ld"):
+                        i = derived(fid, ev[1])
+                        if i is not None:
+                            (wp if ev[0] == "st" else rp)[fid].add(i)
+        ret_src: dict[str, list[str]] = defaultdict(list)
+        dst_site: dict[str, int] = {}
+        for c in w.cons:
+            if c[0] == "copy" and c[1].endswith("/#ret"):
+                ret_src[c[1][:-5]].append(c[2])
+        for site, call in enumerate(w.calls):
+            if call[4]:
+                dst_site[s.find(call[4])] = site
+        changed = True
+        while changed:
+            changed = False
+            for site, call in enumerate(w.calls):
+                f = call[0]
+                if f not in self.prm_all:
+                    continue
+                for t in s.targets.get(site, ()):
+                    for summ in (wp, rp):
+                        for j in summ.get(t, ()):
+                            if j < len(call[3]):
+                                i = derived(f, call[3][j])
+                                if i is not None and i not in summ[f]:
+                                    summ[f].add(i)
+                                    changed = True
+            for f, srcs in ret_src.items():
+                for src in srcs:
+                    i = derived(f, src)
+                    if i is not None and i not in ret[f]:
+                        ret[f].add(i)
+                        changed = True
+                    st = dst_site.get(s.find(src))
+                    if st is None:
+                        continue
+                    call = w.calls[st]
+                    for t in s.targets.get(st, ()):
+                        for j in ret.get(t, ()):
+                            i = derived(f, call[3][j]) if j < len(call[3]) else None
+                            if i is not None and i not in ret[f]:
+                                ret[f].add(i)
+                                changed = True
+        self.wparam, self.rparam, self.retparam = dict(wp), dict(rp), dict(ret)
+        for site, call in enumerate(w.calls):
+            if not call[4]:
+                continue
+            for t in s.targets.get(site, ()):
+                for j in ret.get(t, ()):
+                    if j < len(call[3]) and call[3][j]:
+                        s.add_filtered(call[3][j], call[4], True)
+        s.run()
+
+    def percpu_at(self, site: int, write: bool) -> set[str]:
+        """The per-CPU classes a call writes (or reads) through the
+        per-CPU addresses it passes to parameters its callee writes (or
+        reads) through."""
+        out: set[str] = set()
+        summ = self.wparam if write else self.rparam
+        args = self.w.calls[site][3]
+        for t in self.s.targets.get(site, ()):
+            for j in summ.get(t, ()):
+                if j < len(args) and args[j]:
+                    for p in self.s.pts.get(self.s.find(args[j]), ()):
+                        if p[:2] == "P:" and not rules.percpu_ignored(p[2:]):
+                            out.add("P:" + p[2:])
+        return out
 
     def args_leaving_world(self) -> list[str]:
         """Argument nodes of calls to functions outside the world (declared,
@@ -1126,10 +1267,6 @@ class Analysis:
         self.cbp[f][i] = "fn" or "head".  rules.DISPATCH functions have
         their own rule."""
         w, s = self.w, self.s
-        self.gep_base: dict[str, str] = {}
-        for c in w.cons:
-            if c[0] == "base" and c[2]:
-                self.gep_base.setdefault(s.find(c[1]), c[2])
         self.prm: dict[str, dict[str, int]] = {}
         for fid, fn in w.functions.items():
             if fn["name"] in rules.DISPATCH:
@@ -1446,6 +1583,10 @@ class Analysis:
                 if skip and (bname, idx) in skip:
                     continue
                 if ev[0] == "call":
+                    for p in self.percpu_at(ev[1], True):
+                        out.append((p, self.w.calls[ev[1]][5], "pcpu-w"))
+                    for p in self.percpu_at(ev[1], False):
+                        out.append((p, self.w.calls[ev[1]][5], "pcpu-r"))
                     for e in self.events.get(ev[1], ()):
                         if e.kind in rules.ACQUIRE_KINDS and not e.attributed:
                             for c in e.classes:
@@ -1650,6 +1791,8 @@ class Analysis:
                         out |= self.bits(self.inner_of_plain(ev))
                     continue
                 site = ev[1]
+                if on:
+                    out |= self.bits(self.percpu_at(site, True))
                 for e in self.events.get(site, ()):
                     eb = self.bits(e.classes)
                     if e.role == "real" and e.kind in rules.RELEASE_KINDS and eb & hm:
@@ -1683,6 +1826,7 @@ class Analysis:
         for ev in evs:
             if ev[0] == "call":
                 site = ev[1]
+                out |= self.bits(self.percpu_at(site, True))
                 for e in self.events.get(site, ()):
                     if e.kind in rules.ACQUIRE_KINDS and \
                             (irq_too or e.kind not in rules.IRQ_KINDS):
