@@ -13,6 +13,13 @@ ACQUIRE_KINDS = {"lock", "lock_irq", "lock_bh", "try", "try_bh", "read1"}
 HOLD_KINDS = {"lock", "lock_irq", "lock_bh", "try", "try_bh", "bh_off"}
 # held with interrupts off: no softirq runs inside
 IRQ_KINDS = {"lock_irq"}
+# Calls that turn hard interrupts off or (maybe) on again outside the lock
+# primitives: local_irq_save()/local_irq_disable() and
+# local_irq_restore()/local_irq_enable() (static inline wrappers, which
+# the IR keeps as calls).
+IRQ_OFF_CALLS = {"arch_local_irq_save", "arch_local_irq_disable", "native_irq_disable"}
+IRQ_ON_CALLS = {"arch_local_irq_restore", "arch_local_irq_enable", "native_irq_enable",
+                "trace_hardirqs_on"}
 BH_KINDS = {"lock_bh", "try_bh", "bh_off"}
 BH_RELEASE_KINDS = {"unlock_bh", "bh_on"}     # each turns BH back on once
 TRY_KINDS = {"try", "try_bh"}

@@ -481,6 +481,7 @@ class Analysis:
         self.notes: list[str] = []
         self._sleepers: set[str] | None = None
         self._post_sleep: dict[str, set[tuple[str, int]]] | None = None
+        self._irq_en: set[str] | None = None
 
     # ---- points-to with the fallback rounds -------------------------
     def solve(self) -> None:
@@ -1725,11 +1726,27 @@ class Analysis:
         acq_all = {f: self.bits({c for c, _l, k in self.acq_cache.get(f, ())
                                  if c != "?" and k not in skip})
                    for f in self.w.functions}
-        acq_open = {f: self.bits({c for c, _l, k in self.acq_cache.get(f, ())
-                                  if c != "?" and k not in rules.IRQ_KINDS and k not in skip})
-                    for f in self.w.functions}
+        # with interrupts on: what a function does outside the regions
+        # where it holds an _irq/_irqsave lock, and what the callees it
+        # calls there do (a wake-up's rq lock under pi_lock adds no vector)
+        acq_open: dict[str, int] = {}
+        open_callees: dict[str, list[tuple[int, str]]] = {}
+        for f in self.w.functions:
+            off = self.irq_off_events(f)
+            if not off:
+                acq_open[f] = self.bits({c for c, _l, k in self.acq_cache.get(f, ())
+                                         if c != "?" and k not in rules.IRQ_KINDS and
+                                         k not in skip})
+                continue
+            offsites = {self.w.functions[f]["blocks"][b][0][i][1] for b, i in off
+                        if self.w.functions[f]["blocks"][b][0][i][0] == "call"}
+            acq_open[f] = self.bits({c for c, _l, k in self.fn_acqs(f, off)
+                                     if c != "?" and k not in rules.IRQ_KINDS and
+                                     k not in skip})
+            open_callees[f] = [(st, t) for st, t in self.callees.get(f, ())
+                               if st not in offsites]
         self.trans_all = self.over_callees(acq_all)
-        self.trans_open = self.over_callees(acq_open)
+        self.trans_open = self.over_callees(acq_open, open_callees)
         # classes a function or its callees release (a callee that drops
         # its caller's lock: __run_hrtimer() unlocks cpu_base->lock around
         # the callback)
@@ -1744,18 +1761,114 @@ class Analysis:
         self.rel_trans = self.over_callees(rel)
         self._held_memo: dict[tuple[Any, ...], int] = {}
 
-    def over_callees(self, own: dict[str, int]) -> dict[str, int]:
+    def irq_enablers(self) -> set[str]:
+        """Functions that may turn interrupts on (an _irq/_irqrestore
+        release, rules.IRQ_ON_CALLS), themselves or in a callee."""
+        if self._irq_en is not None:
+            return self._irq_en
+        w = self.w
+        en: set[str] = set()
+        callers: dict[str, set[str]] = defaultdict(set)
+        for fid, fn in w.functions.items():
+            for evs, _succ in fn["blocks"].values():
+                for ev in evs:
+                    if ev[0] != "call":
+                        continue
+                    if self.irq_on_call(ev[1]):
+                        en.add(fid)
+            for _site, t in self.callees.get(fid, ()):
+                callers[t].add(fid)
+        work = deque(en)
+        while work:
+            t = work.popleft()
+            for f in callers.get(t, ()):
+                if f not in en:
+                    en.add(f)
+                    work.append(f)
+        self._irq_en = en
+        return en
+
+    def irq_on_call(self, site: int) -> bool:
+        c = self.w.calls[site][1]
+        if self.w.functions.get(c, {}).get("name", c) in rules.IRQ_ON_CALLS:
+            return True
+        return any(e.kind in rules.RELEASE_KINDS and "irq" in e.prim
+                   for e in self.events.get(site, ()))
+
+    def irq_off_events(self, fid: str) -> set[tuple[str, int]]:
+        """Events (block, index) of fid that run with interrupts off on
+        every path: after an _irq/_irqsave acquisition (not a trylock,
+        not a conditional hold) or local_irq_save() (rules.IRQ_OFF_CALLS),
+        and before anything that may turn them on again: a release of
+        that lock (a plain one too: local_irq_enable() may follow), a
+        release with no class, an _irq/_irqrestore release, a call that
+        may enable them (irq_enablers()).  Must-analysis: the set of
+        reasons is the intersection over the paths."""
+        fn = self.w.functions[fid]
+        blocks = fn["blocks"]
+        entry = fn["entry"]
+        if not entry or entry not in blocks:
+            return set()
+        w = self.w
+        en = self.irq_enablers()
+
+        def step(ev: Any, held: frozenset[str]) -> frozenset[str]:
+            if ev[0] != "call":
+                return held
+            site = ev[1]
+            name = w.functions.get(w.calls[site][1], {}).get("name", w.calls[site][1])
+            if self.irq_on_call(site) or any(t in en for t in self.s.targets.get(site, ())):
+                return frozenset()
+            if name in rules.IRQ_OFF_CALLS:
+                return held | {"<irq>"}
+            for e in self.events.get(site, ()):
+                if e.kind in rules.IRQ_KINDS and not e.cond:
+                    held = held | (e.classes or {"<irq>"})
+                elif e.kind in rules.RELEASE_KINDS:
+                    held = held - e.classes if e.classes else frozenset()
+            return held
+        if not any(w.functions.get(w.calls[ev[1]][1], {}).get("name", w.calls[ev[1]][1])
+                   in rules.IRQ_OFF_CALLS or
+                   any(e.kind in rules.IRQ_KINDS for e in self.events.get(ev[1], ()))
+                   for evs, _s in blocks.values() for ev in evs if ev[0] == "call"):
+            return set()
+        state: dict[str, frozenset[str]] = {entry: frozenset()}
+        work = [entry]
+        while work:
+            b = work.pop()
+            h = state[b]
+            for ev in blocks[b][0]:
+                h = step(ev, h)
+            for n in blocks[b][1]:
+                if n not in blocks:
+                    continue
+                new = h if n not in state else state[n] & h
+                if n not in state or new != state[n]:
+                    state[n] = new
+                    work.append(n)
+        out = set()
+        for b, h in state.items():
+            for i, ev in enumerate(blocks[b][0]):
+                if h:
+                    out.add((b, i))
+                h = step(ev, h)
+        return out
+
+    def over_callees(self, own: dict[str, int],
+                     only: dict[str, list[tuple[int, str]]] | None = None) -> dict[str, int]:
         """own[f] grown, in place, by own[t] of every callee t (not through
-        the barrier), to a fixpoint: what f or anything it calls does."""
+        the barrier), to a fixpoint: what f or anything it calls does.
+        only[f]: the calls of f to follow, if not all of them."""
         if not hasattr(self, "_bottom_up"):
             self._bottom_up = self.bottom_up()
+        sel = only or {}
         changed = True
         while changed:
             changed = False
             for f in self._bottom_up:
                 cur = own.get(f, 0)
                 new = cur
-                for _site, t in self.callees.get(f, ()):
+                for _site, t in sel.get(f, self.callees.get(f, ())):
                     if t not in self.barrier_fns:
                         new |= own.get(t, 0)
                 if new != cur:

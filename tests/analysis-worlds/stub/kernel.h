@@ -181,6 +181,12 @@ static __always_inline void bit_spin_unlock(int bitnum, unsigned long *addr)
 	__atomic_fetch_and(addr, ~(1UL << bitnum), __ATOMIC_RELEASE);
 }
 
+/* ---- hard interrupts (arch/x86/include/asm/irqflags.h) ---- */
+static inline void arch_local_irq_disable(void) { asm volatile("cli" : : : "memory"); }
+static inline void arch_local_irq_enable(void) { asm volatile("sti" : : : "memory"); }
+#define local_irq_disable() arch_local_irq_disable()
+#define local_irq_enable() arch_local_irq_enable()
+
 /* ---- per-CPU data (arch/x86/include/asm/percpu.h) ---- */
 #define DEFINE_PER_CPU(type, name) \
 	__attribute__((section(".data..percpu"))) __typeof__(type) name

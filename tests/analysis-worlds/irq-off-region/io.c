@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Fixture irq-off-region.
+ *
+ * Checks: io_wake() takes io_obj.pi_lock with spin_lock_irqsave() and
+ * then io_obj.rq_lock with a plain spin_lock(), the shape of
+ * try_to_wake_up() (pi_lock, then the runqueue lock).  A timer takes
+ * rq_lock.  io_submit() calls io_wake() inside a spin_lock_bh() section
+ * on io_obj.lock: rq_lock is only ever held there with interrupts off,
+ * so no softirq can run on this CPU while it is held, and the section
+ * stays NONE.  io_reenable() drops pi_lock with a plain unlock and turns
+ * interrupts on before it takes rq_lock2 (a timer takes it too): the
+ * section in io_submit2() gets TIMER.  io_wake_helper() takes rq_lock3
+ * after calling io_irq_on(), which turns interrupts on: io_submit3()
+ * gets TIMER as well.
+ *
+ * A naive analysis gets wrong: counting every plain acquisition inside
+ * a section gave nearly every section that wakes a task the runqueue
+ * lock, and with it every vector; ending the interrupts-off stretch
+ * only at the _irqrestore release drops TIMER from io_submit2() and
+ * io_submit3() (unsafe).
+ */
+#include "kernel.h"
+
+struct io_obj {
+	spinlock_t lock;
+	spinlock_t pi_lock;
+	spinlock_t rq_lock;
+	spinlock_t rq_lock2;
+	spinlock_t rq_lock3;
+	int queued;
+	int woken;
+	struct timer_list timer;
+};
+
+static noinline void io_irq_on(void)
+{
+	local_irq_enable();
+}
+
+static noinline void io_wake(struct io_obj *o)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&o->pi_lock, flags);
+	spin_lock(&o->rq_lock);
+	o->woken++;
+	spin_unlock(&o->rq_lock);
+	spin_unlock_irqrestore(&o->pi_lock, flags);
+}
+
+static noinline void io_reenable(struct io_obj *o)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&o->pi_lock, flags);
+	o->woken = 0;
+	spin_unlock(&o->pi_lock);
+	local_irq_enable();
+	spin_lock(&o->rq_lock2);
+	o->woken++;
+	spin_unlock(&o->rq_lock2);
+}
+
+static noinline void io_wake_helper(struct io_obj *o)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&o->pi_lock, flags);
+	io_irq_on();
+	spin_lock(&o->rq_lock3);
+	o->woken++;
+	spin_unlock(&o->rq_lock3);
+	spin_unlock_irqrestore(&o->pi_lock, flags);
+}
+
+static void io_expire(struct timer_list *t)
+{
+	struct io_obj *o = from_timer(o, t, timer);
+
+	spin_lock(&o->rq_lock);
+	o->woken--;
+	spin_unlock(&o->rq_lock);
+	spin_lock(&o->rq_lock2);
+	o->woken--;
+	spin_unlock(&o->rq_lock2);
+	spin_lock(&o->rq_lock3);
+	o->woken--;
+	spin_unlock(&o->rq_lock3);
+}
+
+void io_init(struct io_obj *o)
+{
+	timer_setup(&o->timer, io_expire, 0);
+}
+
+void io_submit(struct io_obj *o)
+{
+	spin_lock_bh(&o->lock);
+	o->queued++;
+	io_wake(o);
+	spin_unlock_bh(&o->lock);
+}
+
+void io_submit2(struct io_obj *o)
+{
+	spin_lock_bh(&o->lock);
+	o->queued++;
+	io_reenable(o);
+	spin_unlock_bh(&o->lock);
+}
+
+void io_submit3(struct io_obj *o)
+{
+	spin_lock_bh(&o->lock);
+	o->queued++;
+	io_wake_helper(o);
+	spin_unlock_bh(&o->lock);
+}
