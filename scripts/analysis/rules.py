@@ -20,6 +20,9 @@ IRQ_KINDS = {"lock_irq"}
 IRQ_OFF_CALLS = {"arch_local_irq_save", "arch_local_irq_disable", "native_irq_disable"}
 IRQ_ON_CALLS = {"arch_local_irq_restore", "arch_local_irq_enable", "native_irq_enable",
                 "trace_hardirqs_on"}
+# Of those, the ones that turn interrupts on whatever they were before
+# (a restore gives back what the matching save found).
+IRQ_ENABLE_CALLS = {"arch_local_irq_enable", "native_irq_enable"}
 BH_KINDS = {"lock_bh", "try_bh", "bh_off"}
 BH_RELEASE_KINDS = {"unlock_bh", "bh_on"}     # each turns BH back on once
 TRY_KINDS = {"try", "try_bh"}

@@ -1738,8 +1738,13 @@ class Analysis:
                                          if c != "?" and k not in rules.IRQ_KINDS and
                                          k not in skip})
                 continue
+            # a callee that may turn interrupts on counts whole even where
+            # they are off (what it takes after turning them on)
+            en = self.irq_enablers()
             offsites = {self.w.functions[f]["blocks"][b][0][i][1] for b, i in off
                         if self.w.functions[f]["blocks"][b][0][i][0] == "call"}
+            offsites = {st for st in offsites
+                        if not any(t in en for t in self.s.targets.get(st, ()))}
             acq_open[f] = self.bits({c for c, _l, k in self.fn_acqs(f, off)
                                      if c != "?" and k not in rules.IRQ_KINDS and
                                      k not in skip})
@@ -1762,22 +1767,33 @@ class Analysis:
         self._held_memo: dict[tuple[Any, ...], int] = {}
 
     def irq_enablers(self) -> set[str]:
-        """Functions that may turn interrupts on (an _irq/_irqrestore
-        release, rules.IRQ_ON_CALLS), themselves or in a callee."""
+        """Functions that turn interrupts on whatever they were
+        (local_irq_enable(), an _irq release: rules.IRQ_ENABLE_CALLS), or
+        call one.  A balanced local_irq_save()/restore() or _irqsave/
+        _irqrestore pair inside a callee leaves them as they were, and a
+        sleeper is never called with interrupts off (the kernel reports
+        it), so neither makes its callers enablers."""
         if self._irq_en is not None:
             return self._irq_en
         w = self.w
+        sleep = self.sleepers()
         en: set[str] = set()
         callers: dict[str, set[str]] = defaultdict(set)
         for fid, fn in w.functions.items():
+            if fid in sleep:
+                continue
             for evs, _succ in fn["blocks"].values():
                 for ev in evs:
                     if ev[0] != "call":
                         continue
-                    if self.irq_on_call(ev[1]):
+                    c = w.calls[ev[1]][1]
+                    if w.functions.get(c, {}).get("name", c) in rules.IRQ_ENABLE_CALLS or \
+                            any(e.kind in rules.RELEASE_KINDS and e.prim.endswith("_irq")
+                                for e in self.events.get(ev[1], ())):
                         en.add(fid)
             for _site, t in self.callees.get(fid, ()):
-                callers[t].add(fid)
+                if t not in sleep:
+                    callers[t].add(fid)
         work = deque(en)
         while work:
             t = work.popleft()

@@ -11,14 +11,17 @@
  * stays NONE.  io_reenable() drops pi_lock with a plain unlock and turns
  * interrupts on before it takes rq_lock2 (a timer takes it too): the
  * section in io_submit2() gets TIMER.  io_wake_helper() takes rq_lock3
- * after calling io_irq_on(), which turns interrupts on: io_submit3()
- * gets TIMER as well.
+ * after calling io_irq_on(), which turns interrupts on (and takes
+ * rq_lock4): io_submit3() gets TIMER as well.  io_wake_inside() calls
+ * io_irq_on() under pi_lock and nothing after it: rq_lock4, taken
+ * inside with interrupts on, gives io_submit4() TIMER.
  *
  * A naive analysis gets wrong: counting every plain acquisition inside
  * a section gave nearly every section that wakes a task the runqueue
  * lock, and with it every vector; ending the interrupts-off stretch
  * only at the _irqrestore release drops TIMER from io_submit2() and
- * io_submit3() (unsafe).
+ * io_submit3(), and skipping a callee called with interrupts off drops
+ * it from io_submit4() (unsafe).
  */
 #include "kernel.h"
 
@@ -28,14 +31,18 @@ struct io_obj {
 	spinlock_t rq_lock;
 	spinlock_t rq_lock2;
 	spinlock_t rq_lock3;
+	spinlock_t rq_lock4;
 	int queued;
 	int woken;
 	struct timer_list timer;
 };
 
-static noinline void io_irq_on(void)
+static noinline void io_irq_on(struct io_obj *o)
 {
 	local_irq_enable();
+	spin_lock(&o->rq_lock4);
+	o->woken++;
+	spin_unlock(&o->rq_lock4);
 }
 
 static noinline void io_wake(struct io_obj *o)
@@ -67,10 +74,19 @@ static noinline void io_wake_helper(struct io_obj *o)
 	unsigned long flags;
 
 	spin_lock_irqsave(&o->pi_lock, flags);
-	io_irq_on();
+	io_irq_on(o);
 	spin_lock(&o->rq_lock3);
 	o->woken++;
 	spin_unlock(&o->rq_lock3);
+	spin_unlock_irqrestore(&o->pi_lock, flags);
+}
+
+static noinline void io_wake_inside(struct io_obj *o)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&o->pi_lock, flags);
+	io_irq_on(o);
 	spin_unlock_irqrestore(&o->pi_lock, flags);
 }
 
@@ -87,6 +103,9 @@ static void io_expire(struct timer_list *t)
 	spin_lock(&o->rq_lock3);
 	o->woken--;
 	spin_unlock(&o->rq_lock3);
+	spin_lock(&o->rq_lock4);
+	o->woken--;
+	spin_unlock(&o->rq_lock4);
 }
 
 void io_init(struct io_obj *o)
@@ -115,5 +134,13 @@ void io_submit3(struct io_obj *o)
 	spin_lock_bh(&o->lock);
 	o->queued++;
 	io_wake_helper(o);
+	spin_unlock_bh(&o->lock);
+}
+
+void io_submit4(struct io_obj *o)
+{
+	spin_lock_bh(&o->lock);
+	o->queued++;
+	io_wake_inside(o);
 	spin_unlock_bh(&o->lock);
 }
