@@ -23,6 +23,14 @@ IRQ_ON_CALLS = {"arch_local_irq_restore", "arch_local_irq_enable", "native_irq_e
 # Of those, the ones that turn interrupts on whatever they were before
 # (a restore gives back what the matching save found).
 IRQ_ENABLE_CALLS = {"arch_local_irq_enable", "native_irq_enable"}
+# Reporting functions that run in hard interrupt and NMI context: they
+# keep the interrupt state as they found it (lockdep reports interrupts
+# turned on in a hard interrupt), so a call of one does not end an
+# interrupts-off stretch, whatever the static call graph behind them
+# (console drivers through indirect calls) seems to reach.
+IRQ_KEEPING_CALLS = {"_printk", "printk", "vprintk", "vprintk_emit", "vprintk_default",
+                     "vprintk_deferred", "_printk_deferred", "__warn_printk", "__warn",
+                     "warn_slowpath_fmt", "dump_stack", "dump_stack_lvl", "show_stack"}
 BH_KINDS = {"lock_bh", "try_bh", "bh_off"}
 BH_RELEASE_KINDS = {"unlock_bh", "bh_on"}     # each turns BH back on once
 TRY_KINDS = {"try", "try_bh"}

@@ -1770,13 +1770,16 @@ class Analysis:
         """Functions that turn interrupts on whatever they were
         (local_irq_enable(), an _irq release: rules.IRQ_ENABLE_CALLS), or
         call one.  A balanced local_irq_save()/restore() or _irqsave/
-        _irqrestore pair inside a callee leaves them as they were, and a
+        _irqrestore pair inside a callee leaves them as they were, a
         sleeper is never called with interrupts off (the kernel reports
-        it), so neither makes its callers enablers."""
+        it), and the reporting functions keep the state
+        (rules.IRQ_KEEPING_CALLS), so none of them makes its callers
+        enablers."""
         if self._irq_en is not None:
             return self._irq_en
         w = self.w
-        sleep = self.sleepers()
+        sleep = self.sleepers() | {f for f, fn in w.functions.items()
+                                   if fn["name"] in rules.IRQ_KEEPING_CALLS}
         en: set[str] = set()
         callers: dict[str, set[str]] = defaultdict(set)
         for fid, fn in w.functions.items():
@@ -1805,11 +1808,15 @@ class Analysis:
         return en
 
     def irq_on_call(self, site: int) -> bool:
+        """Does this call turn interrupts on (or give back a saved
+        state)?  A release primitive of the _irq/_irqrestore kind, or
+        rules.IRQ_ON_CALLS; what a callee does is irq_enablers()'s."""
         c = self.w.calls[site][1]
         if self.w.functions.get(c, {}).get("name", c) in rules.IRQ_ON_CALLS:
             return True
-        return any(e.kind in rules.RELEASE_KINDS and "irq" in e.prim
-                   for e in self.events.get(site, ()))
+        return bool(self.w.prim(c)) and any(
+            e.kind in rules.RELEASE_KINDS and "irq" in e.prim
+            for e in self.events.get(site, ()))
 
     def irq_off_events(self, fid: str) -> set[tuple[str, int]]:
         """Events (block, index) of fid that run with interrupts off on
