@@ -557,19 +557,6 @@ class Analysis:
             if d:
                 self.prm_all[fid] = d
 
-        def derived(f: str, node: str) -> int | None:
-            own = self.prm_all.get(f)
-            if not own or not node:
-                return None
-            r = s.find(node)
-            for _ in range(6):
-                if r in own:
-                    return own[r]
-                nxt = self.gep_base.get(r)
-                if nxt is None:
-                    return None
-                r = s.find(nxt)
-            return None
 
         wp: dict[str, set[int]] = defaultdict(set)
         rp: dict[str, set[int]] = defaultdict(set)
@@ -580,7 +567,7 @@ class Analysis:
             for evs, _succ in fn["blocks"].values():
                 for ev in evs:
                     if ev[0] in ("st", "ld"):
-                        i = derived(fid, ev[1])
+                        i = self.param_of(fid, ev[1])
                         if i is not None:
                             (wp if ev[0] == "st" else rp)[fid].add(i)
         ret_src: dict[str, list[str]] = defaultdict(list)
@@ -602,13 +589,13 @@ class Analysis:
                     for summ in (wp, rp):
                         for j in summ.get(t, ()):
                             if j < len(call[3]):
-                                i = derived(f, call[3][j])
+                                i = self.param_of(f, call[3][j])
                                 if i is not None and i not in summ[f]:
                                     summ[f].add(i)
                                     changed = True
             for f, srcs in ret_src.items():
                 for src in srcs:
-                    i = derived(f, src)
+                    i = self.param_of(f, src)
                     if i is not None and i not in ret[f]:
                         ret[f].add(i)
                         changed = True
@@ -618,7 +605,7 @@ class Analysis:
                     call = w.calls[st]
                     for t in s.targets.get(st, ()):
                         for j in ret.get(t, ()):
-                            i = derived(f, call[3][j]) if j < len(call[3]) else None
+                            i = self.param_of(f, call[3][j]) if j < len(call[3]) else None
                             if i is not None and i not in ret[f]:
                                 ret[f].add(i)
                                 changed = True
@@ -631,6 +618,22 @@ class Analysis:
                     if j < len(call[3]) and call[3][j]:
                         s.add_filtered(call[3][j], call[4], True)
         s.run()
+
+    def param_of(self, f: str, node: str) -> int | None:
+        """The parameter of f that node is, or is a field address of
+        (&p->field, a few steps deep), if any."""
+        own = self.prm_all.get(f)
+        if not own or not node:
+            return None
+        r = self.s.find(node)
+        for _ in range(6):
+            if r in own:
+                return own[r]
+            nxt = self.gep_base.get(r)
+            if nxt is None:
+                return None
+            r = self.s.find(nxt)
+        return None
 
     def percpu_at(self, site: int, write: bool) -> set[str]:
         """The per-CPU classes a call writes (or reads) through the
@@ -1233,22 +1236,6 @@ class Analysis:
                     r[VECTORS[nr]] |= self.fnodes(call[3][1])
         return r
 
-    def param_of(self, f: str, node: str) -> int | None:
-        """The parameter of f that node is, or is a field address of
-        (&nh->head), if any."""
-        own = self.prm.get(f)
-        if not own or not node:
-            return None
-        r = self.s.find(node)
-        for _ in range(4):
-            if r in own:
-                return own[r]
-            nxt = self.gep_base.get(r)
-            if nxt is None:
-                return None
-            r = self.s.find(nxt)
-        return None
-
     def obj_keys(self, node: str) -> frozenset[str] | None:
         """The objects a pointer argument names (a global, or a field
         location: every object of that type), None if not known."""
@@ -1268,13 +1255,8 @@ class Analysis:
         self.cbp[f][i] = "fn" or "head".  rules.DISPATCH functions have
         their own rule."""
         w, s = self.w, self.s
-        self.prm: dict[str, dict[str, int]] = {}
-        for fid, fn in w.functions.items():
-            if fn["name"] in rules.DISPATCH:
-                continue
-            d = {s.find(p): i for i, p in enumerate(fn["params"]) if p}
-            if d:
-                self.prm[fid] = d
+        self.prm = {f: d for f, d in self.prm_all.items()
+                    if w.functions[f]["name"] not in rules.DISPATCH}
         self.pcs: dict[str, dict[int, int]] = defaultdict(dict)
         cbp: dict[str, dict[int, str]] = defaultdict(dict)
         # (f, i): the level ("nl": the list, &H->head; "H": the head
@@ -1311,7 +1293,7 @@ class Analysis:
                             if i is not None and i not in cbp[f]:
                                 self.head_level[(f, i)] = (lv2, tk2)
                         else:
-                            i = self.prm[f].get(s.find(call[3][j]))
+                            i = self.own_param(f, call[3][j])
                         if i is not None and i not in cbp[f]:
                             cbp[f][i] = kind
                             changed = True
@@ -1492,12 +1474,11 @@ class Analysis:
                     j, _lv, tk2, keys = self.head_step(f, a, lv, tk)
                     val = bd.get(j) if j is not None else self.head_binding(keys, tk2)
                 else:
-                    r = self.s.find(a)
-                    j = self.prm.get(f, {}).get(r)
+                    j = self.own_param(f, a)
                     if j is not None:
                         val = bd.get(j)
                     else:
-                        pts = self.s.pts.get(r, ())
+                        pts = self.s.pts.get(self.s.find(a), ())
                         fns = frozenset(x[3:] for x in pts if x[:3] == "FN:")
                         if fns and UNKNOWN not in pts:
                             val = fns
