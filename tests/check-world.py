@@ -65,6 +65,11 @@ def main() -> int:
                 masks = sorted({s[4] for s in secs})
                 ok = bool(secs) and masks == [want]
                 why = f"expected {want}, got {', '.join(masks) or 'no such section'}"
+            elif w[0] == "nosection" and len(w) == 2:
+                secs = [s for s in sections if s[2] == w[1]]
+                check = f"{name}:nosection {w[1]}"
+                ok = not secs
+                why = "sections: " + ", ".join(f"{s[3]} {s[4]}" for s in secs)
             elif w[0] == "evidence" and len(w) == 4:
                 chain = data["classes"].get(w[1], {}).get("evidence", {}).get(w[2], [])
                 check = f"{name}:evidence {w[1]} {w[2]} via {w[3]}"

@@ -27,7 +27,11 @@ IRQ_ENABLE_CALLS = {"arch_local_irq_enable", "native_irq_enable"}
 # keep the interrupt state as they found it (lockdep reports interrupts
 # turned on in a hard interrupt), so a call of one does not end an
 # interrupts-off stretch, whatever the static call graph behind them
-# (console drivers through indirect calls) seems to reach.
+# (console drivers through indirect calls) seems to reach.  They are
+# called with any lock held and return with their caller's locks as they
+# found them: a release or hold that the path-insensitive reading of the
+# code behind them seems to leave over (a console's lock taken and
+# dropped under the same test) is not their callers' event.
 IRQ_KEEPING_CALLS = {"_printk", "printk", "vprintk", "vprintk_emit", "vprintk_default",
                      "vprintk_deferred", "_printk_deferred", "__warn_printk", "__warn",
                      "warn_slowpath_fmt", "dump_stack", "dump_stack_lvl", "show_stack"}

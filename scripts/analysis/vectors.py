@@ -116,7 +116,7 @@ def mask_str(vs: Any) -> str:
 class Event:
     """A lock event at a call site (see Analysis.site_events)."""
     __slots__ = ("kind", "classes", "prim", "node", "role", "lifted", "attributed",
-                 "unknown", "cond")
+                 "unknown", "cond", "paired")
 
     def __init__(self, kind: str, classes: frozenset[str], prim: str, node: str,
                  role: str) -> None:
@@ -128,6 +128,9 @@ class Event:
         # held on return only when the function returns true (a bool
         # function that also has a path releasing it: __do_once_start())
         self.cond = False
+        # an acquisition released under the test that guards it (see
+        # Analysis.correlated()): its unended paths cannot run
+        self.paired = False
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Event) and \
@@ -878,13 +881,16 @@ class Analysis:
             if not self.callers.get(fid) or self.is_barrier(fid):
                 continue
             fn = w.functions[fid]
-            sites = self.callers.get(fid, [])
+            # a reporting function leaves its caller's locks as they were
+            sites = [] if fn["name"] in rules.IRQ_KEEPING_CALLS else \
+                self.callers.get(fid, [])
+            paired = self.correlated(fid)
             for bname, (evs, _succ) in fn["blocks"].items():
                 for i, ev in enumerate(evs):
                     if ev[0] != "call":
                         continue
                     for e in list(self.events.get(ev[1], ())):
-                        if e.lifted or e.attributed:
+                        if e.lifted or e.attributed or id(e) in paired:
                             continue
                         pi = self._walk(e.node) if e.node and not \
                             e.node.startswith("lifted:") else -1
@@ -942,6 +948,65 @@ class Analysis:
                                 known.add(e2)
                                 self.events[s2].append(e2)
 
+    @staticmethod
+    def releases(acq: Event, rel: Event) -> bool:
+        """May rel release what acq took (same lock, or both unknown)?"""
+        return rel.kind in rules.RELEASE_OF.get(acq.kind, ()) and \
+            (acq.node == rel.node or bool(acq.classes & rel.classes) or
+             (not acq.classes and not rel.classes))
+
+    def correlated(self, fid: str) -> set[int]:
+        """Acquisitions and releases of fid taken under one test
+        (netif_rx(): local_bh_disable() only when BH is on, and
+        local_bh_enable() under the same test), as ids of their events.
+
+        Read without the test, the release is reached from the entry with
+        nothing acquired (a release of the caller's lock, to be lifted)
+        and the acquisition reaches a return unreleased (a hold, to be
+        lifted); both lifts would be wrong, the first one unsafe: the
+        callers' sections would end at the call.  A pair is an
+        acquisition (not a trylock) whose region ends at that release on
+        some path and reaches a return on another, with the release
+        reached unacquired.  Neither is lifted, and the acquisition's
+        section in fid counts as released.  A function that really
+        releases its caller's lock on one path and returns holding its
+        own on another does not fit any caller; a function that drops
+        and takes back its caller's lock in a loop is left to its caller
+        as held throughout, which only makes the caller's section
+        longer."""
+        blocks = self.w.functions[fid]["blocks"]
+        acqs, rels = [], []
+        for bname, (evs, _succ) in blocks.items():
+            for i, ev in enumerate(evs):
+                if ev[0] != "call":
+                    continue
+                for e in self.events.get(ev[1], ()):
+                    if e.lifted or e.attributed or e.role != "real":
+                        continue
+                    if e.kind in rules.HOLD_KINDS and e.kind not in rules.TRY_KINDS \
+                            and not e.cond:
+                        acqs.append((bname, i, e))
+                    elif e.kind in rules.RELEASE_KINDS:
+                        rels.append((bname, i, ev[1], e))
+        out: set[int] = set()
+        if not acqs or not rels:
+            return out
+        ends: dict[int, tuple[bool, set[int]]] = {}
+        for rb, ri, rsite, r in rels:
+            cands = [a for a in acqs if self.releases(a[2], r)]
+            if not cands or not self.reaches_unacquired(fid, rb, ri, r):
+                continue
+            for ab, ai, a in cands:
+                if id(a) not in ends:
+                    hits: set[int] = set()
+                    unended = self.region(fid, ab, ai, self.ends_for(a, True), hits)[1]
+                    ends[id(a)] = (unended, hits)
+                unended, hits = ends[id(a)]
+                if unended and rsite in hits:
+                    a.paired = True
+                    out |= {id(a), id(r)}
+        return out
+
     def reaches_unacquired(self, fid: str, bname: str, idx: int, rel: Event) -> bool:
         """Is the release at (bname, idx) reachable from fid's entry along
         a path with no acquisition it could release?"""
@@ -949,9 +1014,7 @@ class Analysis:
         blocks = fn["blocks"]
 
         def matches(e: Event) -> bool:
-            return e.role == "real" and rel.kind in rules.RELEASE_OF.get(e.kind, ()) and \
-                (e.node == rel.node or bool(e.classes & rel.classes) or
-                 (not e.classes and not rel.classes))
+            return e.role == "real" and self.releases(e, rel)
         seen: set[str] = set()
         stack = [fn["entry"] or next(iter(blocks), "")]
         while stack:
@@ -1621,12 +1684,14 @@ class Analysis:
                 d = -1
         return d
 
-    def region(self, fid: str, bname: str, idx: int, ends: Any) -> tuple[list[Any], bool, bool]:
+    def region(self, fid: str, bname: str, idx: int, ends: Any,
+               hits: set[int] | None = None) -> tuple[list[Any], bool, bool]:
         """Events after (bname, idx) until an event for which ends(ev) is
         true: returns (events, reaches_return_unended, hit_end).  For a
         counting test (BH off) the end is where the count drops below
         where it started, so a nested spin_lock_bh()/spin_unlock_bh()
-        pair does not end it (depth capped at 8)."""
+        pair does not end it (depth capped at 8).  hits, if given, gets
+        the call sites where the region ends."""
         fn = self.w.functions[fid]
         blocks = fn["blocks"]
         out, seen = [], set()
@@ -1647,11 +1712,15 @@ class Analysis:
                     if d < 0 and depth == 0:
                         stopped = True
                         hit = True
+                        if hits is not None:
+                            hits.add(ev[1])
                         break
                     depth = min(8, max(0, depth + d))
                 elif ends(ev):
                     stopped = True
                     hit = True
+                    if hits is not None:
+                        hits.add(ev[1])
                     break
                 out.append(ev)
             if stopped:
@@ -2021,6 +2090,8 @@ class Analysis:
         self.order_ev: dict[tuple[Any, ...], str] = {}
         self.sections: list[dict[Any, Any]] = []
         for fid, fn in self.w.functions.items():
+            if self.w.prim(fid):
+                continue        # the lock implementation itself
             for bname, (evs, _succ) in fn["blocks"].items():
                 for i, ev in enumerate(evs):
                     if ev[0] != "call":
@@ -2045,7 +2116,7 @@ class Analysis:
                                     self.order[b].add(l)
                                     self.order_ev.setdefault((b, l), f"{self.w.disp(fid)} ({loc})")
                         if kind in rules.BH_KINDS:
-                            if kind in rules.TRY_KINDS or e.cond:
+                            if kind in rules.TRY_KINDS or e.cond or e.paired:
                                 # the path that reaches the return without
                                 # the unlock is the failed trylock
                                 unended = False

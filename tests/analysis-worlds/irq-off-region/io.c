@@ -16,7 +16,13 @@
  * io_irq_on() under pi_lock and nothing after it: rq_lock4, taken
  * inside with interrupts on, gives io_submit4() TIMER.  io_note() calls
  * _printk() (pk.c) under pi_lock before it takes rq_lock: printk keeps
- * the interrupt state, so io_submit5() stays NONE.
+ * the interrupt state, so io_submit5() stays NONE.  io_note2() calls
+ * io_log(), which calls _printk() and then takes rq_lock, under pi_lock:
+ * the serial console in pk.c releases its port lock with
+ * spin_unlock_irq() on a path that, read without the test it shares with
+ * the acquisition, never took it; printk() does not drop its caller's
+ * locks, so io_log() does not turn interrupts on and io_submit6() stays
+ * NONE.
  *
  * A naive analysis gets wrong: counting every plain acquisition inside
  * a section gave nearly every section that wakes a task the runqueue
@@ -106,6 +112,23 @@ static noinline void io_note(struct io_obj *o)
 	spin_unlock_irqrestore(&o->pi_lock, flags);
 }
 
+static noinline void io_log(struct io_obj *o)
+{
+	_printk("woken");
+	spin_lock(&o->rq_lock);
+	o->woken++;
+	spin_unlock(&o->rq_lock);
+}
+
+static noinline void io_note2(struct io_obj *o)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&o->pi_lock, flags);
+	io_log(o);
+	spin_unlock_irqrestore(&o->pi_lock, flags);
+}
+
 static void io_expire(struct timer_list *t)
 {
 	struct io_obj *o = from_timer(o, t, timer);
@@ -166,5 +189,13 @@ void io_submit5(struct io_obj *o)
 	spin_lock_bh(&o->lock);
 	o->queued++;
 	io_note(o);
+	spin_unlock_bh(&o->lock);
+}
+
+void io_submit6(struct io_obj *o)
+{
+	spin_lock_bh(&o->lock);
+	o->queued++;
+	io_note2(o);
 	spin_unlock_bh(&o->lock);
 }

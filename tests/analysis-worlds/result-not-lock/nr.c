@@ -3,16 +3,18 @@
  * Fixture result-not-lock.
  *
  * Checks: nr_rx() turns BH off and on again under the same test, like
- * netif_rx(), so it is a conditional acquisition to its callers (rule 5).
- * nr_send() returns nr_rx()'s result, but that result is a length, not
- * whether BH is off: only a trylock's or a bool function's result says
- * that.  So the conditional hold stops at nr_send(), whose section masks
- * nothing, and does not climb into nr_xmit().
+ * netif_rx(), and returns a length.  The pair stays in nr_rx(), whose
+ * section masks nothing (correlated pairs, rule 5).  nr_send() returns
+ * nr_rx()'s result, but that result is a length, not whether BH is off:
+ * nr_send() opens no section, and nr_xmit() gets TIMER only for the
+ * section on nr_queue.lock it opens itself.
  *
- * A naive analysis gets wrong: treating every returned result as "the
- * lock was taken" lifts the hold out of nr_send() into its callers; in
- * the kernel, netif_rx()'s callers that return its result passed BH-off
- * sections on to theirs.
+ * A naive analysis gets wrong: read without the test, nr_rx() returns
+ * with BH off on one path; treating every returned result as "the lock
+ * was taken" lifts that hold out of nr_send() into its callers, whose
+ * sections then never end.  Before pairs were recognised, the analysis
+ * kept it as a failed try in nr_send() and saw a section there that the
+ * code does not have; in the kernel, netif_rx()'s callers opened 14.
  */
 #include "kernel.h"
 
