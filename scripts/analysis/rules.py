@@ -23,6 +23,11 @@ IRQ_ON_CALLS = {"arch_local_irq_restore", "arch_local_irq_enable", "native_irq_e
 # Of those, the ones that turn interrupts on whatever they were before
 # (a restore gives back what the matching save found).
 IRQ_ENABLE_CALLS = {"arch_local_irq_enable", "native_irq_enable"}
+# The restore: it turns interrupts on only when they were on at the save
+# whose flags it is given.  Its body (a conditional enable) is not read;
+# a call of it, or of an _irqrestore release, after a save in the same
+# function gives back that save's state, otherwise its caller's.
+IRQ_RESTORE_CALLS = {"arch_local_irq_restore"}
 # Reporting functions that run in hard interrupt and NMI context: they
 # keep the interrupt state as they found it (lockdep reports interrupts
 # turned on in a hard interrupt), so a call of one does not end an
@@ -138,6 +143,15 @@ BARRIERS = {
     # panic (and every vector reaches panic() through WARN paths, which
     # would give every lock a panic notifier takes every vector).
     "panic", "nmi_panic",
+    # The scheduler proper: schedule() and preempt_schedule_common()
+    # enter __schedule() with a preempt count of exactly one (their own
+    # preempt_disable()), and __cond_resched() calls it only when
+    # should_resched(0) finds the count at zero; __schedule() reports
+    # "scheduling while atomic" otherwise.  A softirq handler runs with
+    # the softirq count raised and a BH section with BH off, so neither
+    # ever enters it, whatever path cond_resched() or a wake-up seems to
+    # give them.
+    "__schedule",
 }
 
 # Wrappers whose lock argument must not be lifted to their callers.

@@ -485,6 +485,7 @@ class Analysis:
         self._sleepers: set[str] | None = None
         self._post_sleep: dict[str, set[tuple[str, int]]] | None = None
         self._irq_en: set[str] | None = None
+        self._saved_memo: dict[str, set[int]] = {}
 
     # ---- points-to with the fallback rounds -------------------------
     def solve(self) -> None:
@@ -1817,36 +1818,60 @@ class Analysis:
         self._held_memo: dict[tuple[Any, ...], int] = {}
 
     def irq_enablers(self) -> set[str]:
-        """Functions that turn interrupts on whatever they were
-        (local_irq_enable(), an _irq release: rules.IRQ_ENABLE_CALLS), or
-        call one.  A balanced local_irq_save()/restore() or _irqsave/
-        _irqrestore pair inside a callee leaves them as they were, a
-        sleeper is never called with interrupts off (the kernel reports
-        it), and the reporting functions keep the state
-        (rules.IRQ_KEEPING_CALLS), so none of them makes its callers
-        enablers."""
+        """Functions after a call of which interrupts may be on although
+        they were off before it.
+
+        Enablers turn them on whatever they were: local_irq_enable()
+        (rules.IRQ_ENABLE_CALLS), an _irq release, or a call of an
+        enabler.  Restorers give back a state saved outside them:
+        local_irq_restore() (rules.IRQ_RESTORE_CALLS), an _irqrestore
+        release or a call of a restorer, at a point no save of the same
+        function (local_irq_save(), an _irq/_irqsave acquisition) precedes
+        on every path; after such a save the restore gives back what the
+        save found (lock_acquire(), try_to_wake_up()).  A sleeper is never
+        called with interrupts off (the kernel reports it), and the
+        reporting functions keep the state (rules.IRQ_KEEPING_CALLS), so
+        none of them makes its callers either.  The primitives and the
+        interrupt-flag helpers are judged at their call sites, not by
+        their bodies."""
         if self._irq_en is not None:
             return self._irq_en
         w = self.w
-        sleep = self.sleepers() | {f for f, fn in w.functions.items()
-                                   if fn["name"] in rules.IRQ_KEEPING_CALLS}
+        skip = self.sleepers() | {
+            f for f, fn in w.functions.items()
+            if fn["name"] in rules.IRQ_KEEPING_CALLS or w.prim(f) or
+            fn["name"] in rules.IRQ_ON_CALLS or fn["name"] in rules.IRQ_OFF_CALLS}
+
+        def name(site: int) -> str:
+            c = w.calls[site][1]
+            return str(w.functions.get(c, {}).get("name", c))
+
+        def prim_release(site: int, suffix: str) -> bool:
+            return bool(w.prim(w.calls[site][1])) and any(
+                e.kind in rules.RELEASE_KINDS and e.prim.endswith(suffix)
+                for e in self.events.get(site, ()))
         en: set[str] = set()
+        rest: set[str] = set()
         callers: dict[str, set[str]] = defaultdict(set)
+        rcallers: dict[str, list[tuple[str, int]]] = defaultdict(list)
         for fid, fn in w.functions.items():
-            if fid in sleep:
+            if fid in skip:
                 continue
             for evs, _succ in fn["blocks"].values():
                 for ev in evs:
                     if ev[0] != "call":
                         continue
-                    c = w.calls[ev[1]][1]
-                    if w.functions.get(c, {}).get("name", c) in rules.IRQ_ENABLE_CALLS or \
-                            any(e.kind in rules.RELEASE_KINDS and e.prim.endswith("_irq")
-                                for e in self.events.get(ev[1], ())):
+                    site = ev[1]
+                    if name(site) in rules.IRQ_ENABLE_CALLS or prim_release(site, "_irq"):
                         en.add(fid)
-            for _site, t in self.callees.get(fid, ()):
-                if t not in sleep:
+                    elif (name(site) in rules.IRQ_RESTORE_CALLS or
+                          prim_release(site, "_irqrestore")) and \
+                            site not in self.saved_sites(fid):
+                        rest.add(fid)
+            for site, t in self.callees.get(fid, ()):
+                if t not in skip:
                     callers[t].add(fid)
+                    rcallers[t].append((fid, site))
         work = deque(en)
         while work:
             t = work.popleft()
@@ -1854,8 +1879,61 @@ class Analysis:
                 if f not in en:
                     en.add(f)
                     work.append(f)
-        self._irq_en = en
-        return en
+        work = deque(rest)
+        while work:
+            t = work.popleft()
+            for f, site in rcallers.get(t, ()):
+                if f not in rest and site not in self.saved_sites(f):
+                    rest.add(f)
+                    work.append(f)
+        self._irq_en = en | rest
+        return self._irq_en
+
+    def saved_sites(self, fid: str) -> set[int]:
+        """Call sites of fid that a save of the interrupt state in fid
+        (local_irq_save(), an _irq/_irqsave acquisition that is not
+        conditional) precedes on every path."""
+        memo = self._saved_memo
+        if fid in memo:
+            return memo[fid]
+        w = self.w
+        fn = w.functions[fid]
+        blocks = fn["blocks"]
+        entry = fn["entry"]
+        out: set[int] = set()
+        memo[fid] = out
+
+        def saves(site: int) -> bool:
+            c = w.calls[site][1]
+            return w.functions.get(c, {}).get("name", c) in rules.IRQ_OFF_CALLS or \
+                any(e.kind in rules.IRQ_KINDS and not e.cond
+                    for e in self.events.get(site, ()))
+        if not entry or entry not in blocks or not any(
+                saves(ev[1]) for evs, _s in blocks.values() for ev in evs if ev[0] == "call"):
+            return out
+        state: dict[str, bool] = {entry: False}
+        work = [entry]
+        while work:
+            b = work.pop()
+            h = state[b]
+            for ev in blocks[b][0]:
+                if ev[0] == "call" and saves(ev[1]):
+                    h = True
+            for n in blocks[b][1]:
+                if n not in blocks:
+                    continue
+                new = h if n not in state else state[n] and h
+                if n not in state or new != state[n]:
+                    state[n] = new
+                    work.append(n)
+        for b, h in state.items():
+            for ev in blocks[b][0]:
+                if ev[0] == "call":
+                    if h:
+                        out.add(ev[1])
+                    if saves(ev[1]):
+                        h = True
+        return out
 
     def irq_on_call(self, site: int) -> bool:
         """Does this call turn interrupts on (or give back a saved

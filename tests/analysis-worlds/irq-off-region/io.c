@@ -22,7 +22,13 @@
  * spin_unlock_irq() on a path that, read without the test it shares with
  * the acquisition, never took it; printk() does not drop its caller's
  * locks, so io_log() does not turn interrupts on and io_submit6() stays
- * NONE.
+ * NONE.  io_count() saves and restores the interrupt state around a
+ * counter: the restore gives back what its own save found, so io_count()
+ * does not end the stretch of io_wake_counted() under pi_lock
+ * (io_submit7() stays NONE), although the restore's body holds a
+ * conditional enable.  io_put_flags() restores flags it did not save,
+ * its caller's: io_wake_split() may run with interrupts on after it and
+ * takes rq_lock5, which a timer takes (io_submit8() gets TIMER).
  *
  * A naive analysis gets wrong: counting every plain acquisition inside
  * a section gave nearly every section that wakes a task the runqueue
@@ -40,6 +46,7 @@ struct io_obj {
 	spinlock_t rq_lock2;
 	spinlock_t rq_lock3;
 	spinlock_t rq_lock4;
+	spinlock_t rq_lock5;
 	int queued;
 	int woken;
 	struct timer_list timer;
@@ -129,6 +136,44 @@ static noinline void io_note2(struct io_obj *o)
 	spin_unlock_irqrestore(&o->pi_lock, flags);
 }
 
+static noinline void io_count(struct io_obj *o)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	o->woken++;
+	local_irq_restore(flags);
+}
+
+static noinline void io_wake_counted(struct io_obj *o)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&o->pi_lock, flags);
+	io_count(o);
+	spin_lock(&o->rq_lock);
+	o->woken++;
+	spin_unlock(&o->rq_lock);
+	spin_unlock_irqrestore(&o->pi_lock, flags);
+}
+
+static noinline void io_put_flags(unsigned long flags)
+{
+	local_irq_restore(flags);
+}
+
+static noinline void io_wake_split(struct io_obj *o)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	o->woken = 0;
+	io_put_flags(flags);
+	spin_lock(&o->rq_lock5);
+	o->woken++;
+	spin_unlock(&o->rq_lock5);
+}
+
 static void io_expire(struct timer_list *t)
 {
 	struct io_obj *o = from_timer(o, t, timer);
@@ -145,6 +190,9 @@ static void io_expire(struct timer_list *t)
 	spin_lock(&o->rq_lock4);
 	o->woken--;
 	spin_unlock(&o->rq_lock4);
+	spin_lock(&o->rq_lock5);
+	o->woken--;
+	spin_unlock(&o->rq_lock5);
 }
 
 void io_init(struct io_obj *o)
@@ -197,5 +245,21 @@ void io_submit6(struct io_obj *o)
 	spin_lock_bh(&o->lock);
 	o->queued++;
 	io_note2(o);
+	spin_unlock_bh(&o->lock);
+}
+
+void io_submit7(struct io_obj *o)
+{
+	spin_lock_bh(&o->lock);
+	o->queued++;
+	io_wake_counted(o);
+	spin_unlock_bh(&o->lock);
+}
+
+void io_submit8(struct io_obj *o)
+{
+	spin_lock_bh(&o->lock);
+	o->queued++;
+	io_wake_split(o);
 	spin_unlock_bh(&o->lock);
 }

@@ -186,6 +186,29 @@ static inline void arch_local_irq_disable(void) { asm volatile("cli" : : : "memo
 static inline void arch_local_irq_enable(void) { asm volatile("sti" : : : "memory"); }
 #define local_irq_disable() arch_local_irq_disable()
 #define local_irq_enable() arch_local_irq_enable()
+static inline unsigned long arch_local_save_flags(void)
+{
+	unsigned long flags;
+
+	asm volatile("pushf ; pop %0" : "=rm"(flags) : : "memory");
+	return flags;
+}
+static inline int arch_irqs_disabled_flags(unsigned long flags) { return !(flags & 0x200); }
+static inline unsigned long arch_local_irq_save(void)
+{
+	unsigned long flags = arch_local_save_flags();
+
+	arch_local_irq_disable();
+	return flags;
+}
+/* turns interrupts on only if they were on at the matching save */
+static inline void arch_local_irq_restore(unsigned long flags)
+{
+	if (!arch_irqs_disabled_flags(flags))
+		arch_local_irq_enable();
+}
+#define local_irq_save(flags) do { (flags) = arch_local_irq_save(); } while (0)
+#define local_irq_restore(flags) arch_local_irq_restore(flags)
 
 /* ---- per-CPU data (arch/x86/include/asm/percpu.h) ---- */
 #define DEFINE_PER_CPU(type, name) \
