@@ -1662,6 +1662,13 @@ class Analysis:
         for v in VECTORS:
             for f in sorted(self.reached[v]):
                 for c, loc, kind in acq_vec.get(f, self.acq_cache.get(f, ())):
+                    if kind in rules.TRY_KINDS:
+                        # a trylock never waits: failing because the
+                        # interrupted section holds the lock is failing
+                        # because another CPU does, which its caller
+                        # handles (lockdep's mark_usage() marks no
+                        # softirq use on a trylock either)
+                        continue
                     if c == "?":
                         self.unresolved_in[v].append((f, loc))
                         continue

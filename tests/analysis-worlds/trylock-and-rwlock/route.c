@@ -3,17 +3,22 @@
  * Fixture trylock-and-rwlock.
  *
  * Checks: a read_lock() in a timer takes the rwlock class (route_tbl.lock
- * gets TIMER, so write_lock_bh() and read_lock_bh() sections mask TIMER),
- * and a spin_trylock() in the qdisc dequeue takes txq.lock in NET_TX (the
- * spin_trylock_bh() section in txq_purge() masks NET_TX).
+ * gets TIMER, so write_lock_bh() and read_lock_bh() sections mask TIMER).
+ * A spin_trylock() in the qdisc dequeue (txq.c) does not take txq.lock
+ * for a mask: it never waits, so the interrupted section cannot
+ * deadlock with it, and its failure there is the failure another CPU
+ * holding the lock causes, which the caller handles; lockdep marks no
+ * softirq use on a trylock either (mark_usage()).  What the dequeue takes
+ * under a successful trylock (txq.stats_lock) is a NET_TX acquisition,
+ * and the spin_trylock_bh() section in txq_purge() masks it.
  *
  * A naive analysis gets wrong: treating read_lock() as harmless (readers
  * share) misses that the timer's reader spins while an interrupted
- * write_lock_bh() section on this CPU holds the lock.  Skipping trylocks
- * breaks the uniform rule (any primitive takes the class; lockdep also
- * marks a class softirq-used on a trylock): a failed trylock in a vector
- * is a silent lost dequeue, and what a successful one nests under it
- * still orders.  A successful spin_trylock_bh() opens a section.
+ * write_lock_bh() section on this CPU holds the lock.  Counting a
+ * trylock in a vector as a take masks NET_TX for nothing, and in the
+ * kernel the page allocator's per-CPU lists (pcp_spin_trylock() from
+ * every vector that frees a page) put every vector on every section
+ * that allocates.  A successful spin_trylock_bh() opens a section.
  */
 #include "kernel.h"
 

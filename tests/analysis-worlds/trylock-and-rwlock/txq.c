@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Fixture trylock-and-rwlock: the trylock side.  The qdisc dequeue (NET_TX)
- * takes txq.lock with spin_trylock(); txq_purge() opens its section with
- * a successful spin_trylock_bh().
+ * tries txq.lock with spin_trylock() and takes txq.stats_lock under it;
+ * txq_purge() opens its section with a successful spin_trylock_bh() and
+ * takes stats_lock inside.
  */
 #include "kernel.h"
 
 struct txq {
 	spinlock_t lock;
+	spinlock_t stats_lock;
+	unsigned int drops;
 	struct Qdisc qdisc;
 	struct sk_buff *head;
 	unsigned int len;
@@ -24,6 +27,9 @@ static struct sk_buff *txq_dequeue(struct Qdisc *q)
 		skb = tq->head;
 		tq->len--;
 	}
+	spin_lock(&tq->stats_lock);
+	tq->drops = 0;
+	spin_unlock(&tq->stats_lock);
 	spin_unlock(&tq->lock);
 	return skb;
 }
@@ -42,5 +48,8 @@ void txq_purge(struct txq *tq)
 		return;
 	tq->head = NULL;
 	tq->len = 0;
+	spin_lock(&tq->stats_lock);
+	tq->drops++;
+	spin_unlock(&tq->stats_lock);
 	spin_unlock_bh(&tq->lock);
 }
