@@ -128,8 +128,9 @@ class Event:
         # held on return only when the function returns true (a bool
         # function that also has a path releasing it: __do_once_start())
         self.cond = False
-        # an acquisition released under the test that guards it (see
-        # Analysis.correlated()): its unended paths cannot run
+        # an acquisition and a release under the test that guards both
+        # (Analysis.correlated()): neither is lifted, and the
+        # acquisition's unended paths cannot run
         self.paired = False
 
     def __eq__(self, other: object) -> bool:
@@ -207,13 +208,17 @@ class World:
             return f"{fid}:{val.lstrip('%')}"
         return loc
 
+    def fname(self, fid: str) -> str:
+        """A function's name (a callee outside the world is its name)."""
+        fn = self.functions.get(fid)
+        return str(fn["name"]) if fn else fid
+
     def prim(self, fid: str) -> str:
         """The primitive a callee is (rules.PRIMITIVES), by its name: a
         static inline primitive (bit_spin_lock()) is defined in every unit
         that uses it."""
-        fn = self.functions.get(fid)
-        name = fn["name"] if fn else fid
-        return str(name) if name in rules.PRIMITIVES else ""
+        name = self.fname(fid)
+        return name if name in rules.PRIMITIVES else ""
 
     def disp(self, fid: str) -> str:
         """A function's name for people: external functions by name, static
@@ -732,7 +737,7 @@ class Analysis:
         soft_objs, hard_objs = set(), set()
         for call in w.calls:
             callee = call[1]
-            if w.functions.get(callee, {}).get("name", callee) in rules.HRTIMER_INIT:
+            if w.fname(callee) in rules.HRTIMER_INIT:
                 idx_obj, idx_mode = rules.HRTIMER_INIT[w.functions.get(callee, {}).get(
                     "name", callee)]
                 objs = {v for v in s.pts.get(call[3][idx_obj], ()) if v[:2] in ("F:", "G:", "A:")} \
@@ -885,13 +890,13 @@ class Analysis:
             # a reporting function leaves its caller's locks as they were
             sites = [] if fn["name"] in rules.IRQ_KEEPING_CALLS else \
                 self.callers.get(fid, [])
-            paired = self.correlated(fid)
+            self.correlated(fid)
             for bname, (evs, _succ) in fn["blocks"].items():
                 for i, ev in enumerate(evs):
                     if ev[0] != "call":
                         continue
                     for e in list(self.events.get(ev[1], ())):
-                        if e.lifted or e.attributed or id(e) in paired:
+                        if e.lifted or e.attributed or e.paired:
                             continue
                         pi = self._walk(e.node) if e.node and not \
                             e.node.startswith("lifted:") else -1
@@ -956,10 +961,10 @@ class Analysis:
             (acq.node == rel.node or bool(acq.classes & rel.classes) or
              (not acq.classes and not rel.classes))
 
-    def correlated(self, fid: str) -> set[int]:
-        """Acquisitions and releases of fid taken under one test
-        (netif_rx(): local_bh_disable() only when BH is on, and
-        local_bh_enable() under the same test), as ids of their events.
+    def correlated(self, fid: str) -> None:
+        """Mark (Event.paired) the acquisitions and releases of fid taken
+        under one test (netif_rx(): local_bh_disable() only when BH is
+        on, and local_bh_enable() under the same test).
 
         Read without the test, the release is reached from the entry with
         nothing acquired (a release of the caller's lock, to be lifted)
@@ -989,9 +994,8 @@ class Analysis:
                         acqs.append((bname, i, e))
                     elif e.kind in rules.RELEASE_KINDS:
                         rels.append((bname, i, ev[1], e))
-        out: set[int] = set()
         if not acqs or not rels:
-            return out
+            return
         ends: dict[int, tuple[bool, set[int]]] = {}
         for rb, ri, rsite, r in rels:
             cands = [a for a in acqs if self.releases(a[2], r)]
@@ -1004,9 +1008,7 @@ class Analysis:
                     ends[id(a)] = (unended, hits)
                 unended, hits = ends[id(a)]
                 if unended and rsite in hits:
-                    a.paired = True
-                    out |= {id(a), id(r)}
-        return out
+                    a.paired = r.paired = True
 
     def reaches_unacquired(self, fid: str, bname: str, idx: int, rel: Event) -> bool:
         """Is the release at (bname, idx) reachable from fid's entry along
@@ -1273,7 +1275,7 @@ class Analysis:
         allocator checks might_sleep_if(), rules.GFP_ARG)?"""
         w = self.w
         c = w.calls[site][1]
-        name = w.functions.get(c, {}).get("name", c)
+        name = w.fname(c)
         if c in rules.SLEEP_MARKERS or name in rules.SLEEP_MARKERS:
             return True
         if name not in rules.GFP_ARG:
@@ -1286,14 +1288,12 @@ class Analysis:
             (size is None or 0 <= size < rules.GFP_MAX_CONST_SIZE)
 
     def is_barrier(self, fid: str) -> bool:
-        fn = self.w.functions.get(fid)
-        name = fn["name"] if fn else fid
-        return name in rules.BARRIERS or bool(self.w.prim(fid))
+        return self.w.fname(fid) in rules.BARRIERS or bool(self.w.prim(fid))
 
     def roots(self) -> dict[str, set[Any]]:
         r: dict[str, set[Any]] = defaultdict(set)
         for call in self.w.calls:
-            name = self.w.functions.get(call[1], {}).get("name", call[1])
+            name = self.w.fname(call[1])
             if name == rules.OPEN_SOFTIRQ and call[7] and call[7][0] is not None:
                 nr = call[7][0]
                 if 0 <= nr < len(VECTORS) and len(call[3]) > 1 and call[3][1]:
@@ -1850,8 +1850,7 @@ class Analysis:
             fn["name"] in rules.IRQ_ON_CALLS or fn["name"] in rules.IRQ_OFF_CALLS}
 
         def name(site: int) -> str:
-            c = w.calls[site][1]
-            return str(w.functions.get(c, {}).get("name", c))
+            return w.fname(w.calls[site][1])
 
         def prim_release(site: int, suffix: str) -> bool:
             return bool(w.prim(w.calls[site][1])) and any(
@@ -1859,8 +1858,7 @@ class Analysis:
                 for e in self.events.get(site, ()))
         en: set[str] = set()
         rest: set[str] = set()
-        callers: dict[str, set[str]] = defaultdict(set)
-        rcallers: dict[str, list[tuple[str, int]]] = defaultdict(list)
+        callers: dict[str, list[tuple[str, int]]] = defaultdict(list)
         for fid, fn in w.functions.items():
             if fid in skip:
                 continue
@@ -1877,119 +1875,41 @@ class Analysis:
                         rest.add(fid)
             for site, t in self.callees.get(fid, ()):
                 if t not in skip:
-                    callers[t].add(fid)
-                    rcallers[t].append((fid, site))
+                    callers[t].append((fid, site))
         work = deque(en)
         while work:
             t = work.popleft()
-            for f in callers.get(t, ()):
+            for f, _site in callers.get(t, ()):
                 if f not in en:
                     en.add(f)
                     work.append(f)
         work = deque(rest)
         while work:
             t = work.popleft()
-            for f, site in rcallers.get(t, ()):
+            for f, site in callers.get(t, ()):
                 if f not in rest and site not in self.saved_sites(f):
                     rest.add(f)
                     work.append(f)
         self._irq_en = en | rest
         return self._irq_en
 
-    def saved_sites(self, fid: str) -> set[int]:
-        """Call sites of fid that a save of the interrupt state in fid
+    def irq_saves(self, site: int) -> bool:
+        """Does this call save the interrupt state and turn them off
         (local_irq_save(), an _irq/_irqsave acquisition that is not
-        conditional) precedes on every path."""
-        memo = self._saved_memo
-        if fid in memo:
-            return memo[fid]
-        w = self.w
-        fn = w.functions[fid]
-        blocks = fn["blocks"]
-        entry = fn["entry"]
-        out: set[int] = set()
-        memo[fid] = out
+        conditional)?"""
+        return self.w.fname(self.w.calls[site][1]) in rules.IRQ_OFF_CALLS or \
+            any(e.kind in rules.IRQ_KINDS and not e.cond for e in self.events.get(site, ()))
 
-        def saves(site: int) -> bool:
-            c = w.calls[site][1]
-            return w.functions.get(c, {}).get("name", c) in rules.IRQ_OFF_CALLS or \
-                any(e.kind in rules.IRQ_KINDS and not e.cond
-                    for e in self.events.get(site, ()))
-        if not entry or entry not in blocks or not any(
-                saves(ev[1]) for evs, _s in blocks.values() for ev in evs if ev[0] == "call"):
-            return out
-        state: dict[str, bool] = {entry: False}
-        work = [entry]
-        while work:
-            b = work.pop()
-            h = state[b]
-            for ev in blocks[b][0]:
-                if ev[0] == "call" and saves(ev[1]):
-                    h = True
-            for n in blocks[b][1]:
-                if n not in blocks:
-                    continue
-                new = h if n not in state else state[n] and h
-                if n not in state or new != state[n]:
-                    state[n] = new
-                    work.append(n)
-        for b, h in state.items():
-            for ev in blocks[b][0]:
-                if ev[0] == "call":
-                    if h:
-                        out.add(ev[1])
-                    if saves(ev[1]):
-                        h = True
-        return out
-
-    def irq_on_call(self, site: int) -> bool:
-        """Does this call turn interrupts on (or give back a saved
-        state)?  A release primitive of the _irq/_irqrestore kind, or
-        rules.IRQ_ON_CALLS; what a callee does is irq_enablers()'s."""
-        c = self.w.calls[site][1]
-        if self.w.functions.get(c, {}).get("name", c) in rules.IRQ_ON_CALLS:
-            return True
-        return bool(self.w.prim(c)) and any(
-            e.kind in rules.RELEASE_KINDS and "irq" in e.prim
-            for e in self.events.get(site, ()))
-
-    def irq_off_events(self, fid: str) -> set[tuple[str, int]]:
-        """Events (block, index) of fid that run with interrupts off on
-        every path: after an _irq/_irqsave acquisition (not a trylock,
-        not a conditional hold) or local_irq_save() (rules.IRQ_OFF_CALLS),
-        and before anything that may turn them on again: a release of
-        that lock (a plain one too: local_irq_enable() may follow), a
-        release with no class, an _irq/_irqrestore release, a call that
-        may enable them (irq_enablers()).  Must-analysis: the set of
-        reasons is the intersection over the paths."""
+    def must_events(self, fid: str, step: Any) -> list[tuple[str, int, Any]]:
+        """The events (block, index, event) of fid before which a
+        forward must-analysis has a non-empty state: step(ev, state)
+        gives the state after ev, the entry starts empty, and where paths
+        meet only what all of them have stays (intersection)."""
         fn = self.w.functions[fid]
         blocks = fn["blocks"]
         entry = fn["entry"]
         if not entry or entry not in blocks:
-            return set()
-        w = self.w
-        en = self.irq_enablers()
-
-        def step(ev: Any, held: frozenset[str]) -> frozenset[str]:
-            if ev[0] != "call":
-                return held
-            site = ev[1]
-            name = w.functions.get(w.calls[site][1], {}).get("name", w.calls[site][1])
-            if self.irq_on_call(site) or any(t in en for t in self.s.targets.get(site, ())):
-                return frozenset()
-            if name in rules.IRQ_OFF_CALLS:
-                return held | {"<irq>"}
-            for e in self.events.get(site, ()):
-                if e.kind in rules.IRQ_KINDS and not e.cond:
-                    held = held | (e.classes or {"<irq>"})
-                elif e.kind in rules.RELEASE_KINDS:
-                    held = held - e.classes if e.classes else frozenset()
-            return held
-        if not any(w.functions.get(w.calls[ev[1]][1], {}).get("name", w.calls[ev[1]][1])
-                   in rules.IRQ_OFF_CALLS or
-                   any(e.kind in rules.IRQ_KINDS for e in self.events.get(ev[1], ()))
-                   for evs, _s in blocks.values() for ev in evs if ev[0] == "call"):
-            return set()
+            return []
         state: dict[str, frozenset[str]] = {entry: frozenset()}
         work = [entry]
         while work:
@@ -2004,13 +1924,69 @@ class Analysis:
                 if n not in state or new != state[n]:
                     state[n] = new
                     work.append(n)
-        out = set()
+        out = []
         for b, h in state.items():
             for i, ev in enumerate(blocks[b][0]):
                 if h:
-                    out.add((b, i))
+                    out.append((b, i, ev))
                 h = step(ev, h)
         return out
+
+    def saved_sites(self, fid: str) -> set[int]:
+        """Call sites of fid that a save of the interrupt state in fid
+        (irq_saves()) precedes on every path."""
+        memo = self._saved_memo
+        if fid not in memo:
+            saved = frozenset({"saved"})
+
+            def step(ev: Any, h: frozenset[str]) -> frozenset[str]:
+                return saved if ev[0] == "call" and self.irq_saves(ev[1]) else h
+            memo[fid] = {ev[1] for _b, _i, ev in self.must_events(fid, step)
+                         if ev[0] == "call"}
+        return memo[fid]
+
+    def irq_on_call(self, site: int) -> bool:
+        """Does this call turn interrupts on (or give back a saved
+        state)?  A release primitive of the _irq/_irqrestore kind, or
+        rules.IRQ_ON_CALLS; what a callee does is irq_enablers()'s."""
+        c = self.w.calls[site][1]
+        if self.w.fname(c) in rules.IRQ_ON_CALLS:
+            return True
+        return bool(self.w.prim(c)) and any(
+            e.kind in rules.RELEASE_KINDS and "irq" in e.prim
+            for e in self.events.get(site, ()))
+
+    def irq_off_events(self, fid: str) -> set[tuple[str, int]]:
+        """Events (block, index) of fid that run with interrupts off on
+        every path: after an _irq/_irqsave acquisition (not a trylock,
+        not a conditional hold) or local_irq_save() (rules.IRQ_OFF_CALLS),
+        and before anything that may turn them on again: a release of
+        that lock (a plain one too: local_irq_enable() may follow), a
+        release with no class, an _irq/_irqrestore release, a call that
+        may enable them (irq_enablers()).  Must-analysis: the set of
+        reasons is the intersection over the paths."""
+        w = self.w
+        blocks = w.functions[fid]["blocks"]
+        if not any(self.irq_saves(ev[1]) for evs, _s in blocks.values()
+                   for ev in evs if ev[0] == "call"):
+            return set()
+        en = self.irq_enablers()
+
+        def step(ev: Any, held: frozenset[str]) -> frozenset[str]:
+            if ev[0] != "call":
+                return held
+            site = ev[1]
+            if self.irq_on_call(site) or any(t in en for t in self.s.targets.get(site, ())):
+                return frozenset()
+            if w.fname(w.calls[site][1]) in rules.IRQ_OFF_CALLS:
+                return held | {"<irq>"}
+            for e in self.events.get(site, ()):
+                if e.kind in rules.IRQ_KINDS and not e.cond:
+                    held = held | (e.classes or {"<irq>"})
+                elif e.kind in rules.RELEASE_KINDS:
+                    held = held - e.classes if e.classes else frozenset()
+            return held
+        return {(b, i) for b, i, _ev in self.must_events(fid, step)}
 
     def over_callees(self, own: dict[str, int],
                      only: dict[str, list[tuple[int, str]]] | None = None) -> dict[str, int]:
