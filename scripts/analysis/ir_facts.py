@@ -602,8 +602,8 @@ class TU:
             if not km:
                 continue
             gid = self.gname(sym)
-            info = {"percpu": '".data..percpu' in rest,
-                    "internal": sym in self.internal}
+            info: dict[str, Any] = {"percpu": '".data..percpu' in rest,
+                                    "internal": sym in self.internal}
             self.globals[gid] = info
             body = rest[km.end():]
             if "external" in km.group(1) or km.group(1).strip().startswith("extern"):
@@ -617,6 +617,10 @@ class TU:
             parts = split_top(val)
             val = parts[0] if parts else ""
             struct = self.global_struct.get(sym)
+            # the type of an object defined here (a notifier_block global
+            # is a block itself, not one nested in a larger object)
+            literal = t.startswith("{") or t.startswith("<{")
+            info["type"] = norm_type(struct if struct and literal else t)
             self.cur_global = "G:" + gid
             if LOCKTYPE.match(norm_type(t)):
                 self.locklocs.add("G:" + gid)

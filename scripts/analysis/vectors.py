@@ -169,7 +169,10 @@ class World:
                 self.fn_tu[fid] = d["tu"]
             self.declared.update(d["declared"])
             self.locks.update(d.get("locks", ()))
-            self.globals.update(d["globals"])
+            for g, info in d["globals"].items():
+                # a declaration in one unit, the definition (and its
+                # type) in another: keep what either says
+                self.globals.setdefault(g, {}).update(info)
             for k, names in d["fields"].items():
                 for n in names:
                     if n not in self.fieldnames[k]:
@@ -1487,11 +1490,14 @@ class Analysis:
                         regs[h] |= set(nk) if nk else {None}
         # a block inside an object (F:S.k) may also come from a global S
         # whose initializer names the function: the globals that are not
-        # registered themselves
+        # registered themselves and are not a bare block (a global of the
+        # block's own type is never inside another object; a copy of it
+        # into one is in "copied")
         gblocks = {nb for nbs in regs.values() for nb in nbs if nb and nb.startswith("G:")}
+        block_type = field[2:].rpartition(".")[0]
         nested: set[str] = set()
         for g, fs in ginit.items():
-            if g not in gblocks:
+            if g not in gblocks and w.globals.get(g[2:], {}).get("type") != block_type:
                 nested |= fs
         self.head_fns: dict[Any, frozenset[str]] = {}
         for h, nbs in regs.items():

@@ -12,13 +12,23 @@
  * nt_dyn_event() is the notifier_call of a global block set at run time
  * and registered on nt_rx_chain: nt_obj.dyn_lock gets TIMER.  A block
  * inside an object (o->nb, on the admin chain) may hold any notifier
- * function, as the field-based model sees it.
+ * function, as the field-based model sees it.  A global that is
+ * itself a block (nt_idle_nb) is never such a block: its function runs
+ * only where the global is registered, and it never is here (its
+ * register function is an empty stub, like register_pm_notifier()
+ * without CONFIG_PM_SLEEP), so nt_obj.idle_lock gets none.  A global
+ * that holds a block inside it (nt_wrap_g.nb) is one, registered on
+ * nt_rx_chain: nt_obj.wrap_lock gets TIMER.
  *
  * A naive analysis gets wrong: one notifier_call field for every block
  * runs every notifier of the kernel from every chain (in the kernel,
  * the console's vt notifier chain ran the IPv4 and IPv6 address
  * notifiers from every vector); taking a global block's function from
- * its initializer only drops TIMER from nt_obj.dyn_lock (unsafe).
+ * its initializer only drops TIMER from nt_obj.dyn_lock (unsafe);
+ * counting every unregistered global block as one that may sit inside
+ * an object gives nt_obj.idle_lock TIMER (in the kernel, the vt
+ * notifier chain ran the bridge's switchdev handler, whose register
+ * function is a stub without CONFIG_NET_SWITCHDEV, from every vector).
  */
 #include "kernel.h"
 
@@ -26,9 +36,13 @@ struct nt_obj {
 	spinlock_t rx_lock;
 	spinlock_t admin_lock;
 	spinlock_t dyn_lock;
+	spinlock_t idle_lock;
+	spinlock_t wrap_lock;
 	int rx;
 	int admin;
 	int dyn;
+	int idle;
+	int wrap;
 	struct notifier_block nb;
 	struct timer_list timer;
 };
@@ -61,6 +75,36 @@ static int nt_dyn_event(struct notifier_block *nb, unsigned long action, void *d
 	return 0;
 }
 
+static int nt_idle_event(struct notifier_block *nb, unsigned long action, void *data)
+{
+	spin_lock(&nt_state.idle_lock);
+	nt_state.idle++;
+	spin_unlock(&nt_state.idle_lock);
+	return 0;
+}
+
+static int nt_wrap_event(struct notifier_block *nb, unsigned long action, void *data)
+{
+	spin_lock(&nt_state.wrap_lock);
+	nt_state.wrap++;
+	spin_unlock(&nt_state.wrap_lock);
+	return 0;
+}
+
+struct nt_wrap {
+	int id;
+	struct notifier_block nb;
+};
+
+static struct nt_wrap nt_wrap_g = { .id = 1, .nb = { .notifier_call = nt_wrap_event } };
+static struct notifier_block nt_idle_nb = { .notifier_call = nt_idle_event };
+
+/* the configuration leaves this chain out */
+static inline int register_nt_idle_notifier(struct notifier_block *nb)
+{
+	return 0;
+}
+
 static struct notifier_block nt_rx_nb = { .notifier_call = nt_rx_event };
 static struct notifier_block nt_admin_nb = { .notifier_call = nt_admin_event };
 static struct notifier_block nt_dyn_nb;
@@ -81,6 +125,8 @@ void nt_init(struct nt_obj *o)
 	register_nt_admin_notifier(&nt_admin_nb);
 	nt_dyn_nb.notifier_call = nt_dyn_event;
 	atomic_notifier_chain_register(&nt_rx_chain, &nt_dyn_nb);
+	atomic_notifier_chain_register(&nt_rx_chain, &nt_wrap_g.nb);
+	register_nt_idle_notifier(&nt_idle_nb);
 	o->nb.notifier_call = nt_admin_event;
 	register_nt_admin_notifier(&o->nb);
 	timer_setup(&o->timer, nt_expire, 0);
@@ -96,4 +142,11 @@ void nt_admin_reset(void)
 	spin_lock_bh(&nt_state.admin_lock);
 	nt_state.admin = 0;
 	spin_unlock_bh(&nt_state.admin_lock);
+}
+
+void nt_idle_reset(void)
+{
+	spin_lock_bh(&nt_state.idle_lock);
+	nt_state.idle = 0;
+	spin_unlock_bh(&nt_state.idle_lock);
 }
