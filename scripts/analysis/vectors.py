@@ -1272,6 +1272,14 @@ class Analysis:
         self._post_sleep = out
         return out
 
+    def post_sleep_sites(self) -> dict[str, set[int]]:
+        """Per function, the call sites of post_sleep()."""
+        out: dict[str, set[int]] = {}
+        for fid, pos in self.post_sleep().items():
+            blocks = self.w.functions[fid]["blocks"]
+            out[fid] = {blocks[b][0][i][1] for b, i in pos if blocks[b][0][i][0] == "call"}
+        return out
+
     def marker_call(self, site: int) -> bool:
         """Does this call sleep (rules.SLEEP_MARKERS), or allocate with
         a constant gfp mask that allows direct reclaim (GFP_KERNEL: the
@@ -1564,11 +1572,7 @@ class Analysis:
         through the helpers that pass a callback on)."""
         self.root_fns = self.roots()
         sleepers = self.sleepers()
-        post_sites: dict[str, set[int]] = {}
-        for fid, pos in self.post_sleep().items():
-            blocks = self.w.functions[fid]["blocks"]
-            post_sites[fid] = {blocks[b][0][i][1] for b, i in pos
-                               if blocks[b][0][i][0] == "call"}
+        post_sites = self.post_sleep_sites()
         self.callback_params()
         State = tuple[str, tuple[Any, ...]]
         self.parent: dict[str, dict[Any, Any]] = {}
@@ -1784,12 +1788,21 @@ class Analysis:
         # held lock.
         self.barrier_fns = {f for f in self.w.functions if self.is_barrier(f)} | \
             self.sleepers()
+        # nor does it get past a sleeping call in a function it calls:
+        # what every path reaches only after one is left out, as it is
+        # for a vector (console_flush_all() calls cond_resched() only
+        # when its caller may schedule)
+        post = self.post_sleep()
+        post_sites = self.post_sleep_sites()
         # per-CPU data inside a section: only raw writes count (a read, or
         # a this_cpu_* operation, needs nothing masked)
         skip = {"pcpu-r", "pcpu-w-atomic"}
-        acq_all = {f: self.bits({c for c, _l, k in self.acq_cache.get(f, ())
-                                 if c != "?" and k not in skip})
+        own = {f: self.fn_acqs(f, post[f]) if f in post else self.acq_cache.get(f, [])
+               for f in self.w.functions}
+        acq_all = {f: self.bits({c for c, _l, k in own[f] if c != "?" and k not in skip})
                    for f in self.w.functions}
+        awake_callees = {f: [(st, t) for st, t in self.callees.get(f, ()) if st not in late]
+                         for f, late in post_sites.items()}
         # with interrupts on: what a function does outside the regions
         # where it holds an _irq/_irqsave lock, and what the callees it
         # calls there do (a wake-up's rq lock under pi_lock adds no vector)
@@ -1797,10 +1810,13 @@ class Analysis:
         open_callees: dict[str, list[tuple[int, str]]] = {}
         for f in self.w.functions:
             off = self.irq_off_events(f)
+            late = post_sites.get(f, set())
             if not off:
-                acq_open[f] = self.bits({c for c, _l, k in self.acq_cache.get(f, ())
-                                         if c != "?" and k not in rules.IRQ_KINDS and
-                                         k not in skip})
+                acq_open[f] = acq_all[f] if f in post else \
+                    self.bits({c for c, _l, k in self.acq_cache.get(f, ())
+                               if c != "?" and k not in rules.IRQ_KINDS and k not in skip})
+                if late:
+                    open_callees[f] = awake_callees[f]
                 continue
             # a callee that may turn interrupts on counts whole even where
             # they are off (what it takes after turning them on)
@@ -1809,12 +1825,12 @@ class Analysis:
                         if self.w.functions[f]["blocks"][b][0][i][0] == "call"}
             offsites = {st for st in offsites
                         if not any(t in en for t in self.s.targets.get(st, ()))}
-            acq_open[f] = self.bits({c for c, _l, k in self.fn_acqs(f, off)
+            acq_open[f] = self.bits({c for c, _l, k in self.fn_acqs(f, off | post.get(f, set()))
                                      if c != "?" and k not in rules.IRQ_KINDS and
                                      k not in skip})
             open_callees[f] = [(st, t) for st, t in self.callees.get(f, ())
-                               if st not in offsites]
-        self.trans_all = self.over_callees(acq_all)
+                               if st not in offsites and st not in late]
+        self.trans_all = self.over_callees(acq_all, awake_callees)
         self.trans_open = self.over_callees(acq_open, open_callees)
         # classes a function or its callees release (a callee that drops
         # its caller's lock: __run_hrtimer() unlocks cpu_base->lock around
@@ -2030,6 +2046,7 @@ class Analysis:
         blocks = fn["blocks"]
         out = 0
         trans = self.trans_all if irq_too else self.trans_open
+        late = self.post_sleep().get(fid, set())
         seen = set()
         stack = [(fn["entry"] or next(iter(blocks), ""), True)]
         while stack:
@@ -2038,7 +2055,9 @@ class Analysis:
                 continue
             seen.add((b, on))
             evs, succ = blocks[b]
-            for ev in evs:
+            for i, ev in enumerate(evs):
+                if (b, i) in late:
+                    continue        # entered holding a lock: never sleeps
                 if ev[0] != "call":
                     if on:
                         out |= self.bits(self.inner_of_plain(ev))
