@@ -193,9 +193,10 @@ HRTIMER_INIT = {"hrtimer_init": (0, 2), "hrtimer_init_on_stack": (0, 2),
 
 RELEASE_KINDS = {"unlock", "unlock_bh", "bh_on"}
 
-# Per-CPU variables whose raw (non-this_cpu) accesses never need a vector
-# masked: each is changed by its own CPU only, in balanced nesting steps
-# or once at boot, so a softirq that runs in between leaves it as it was.
+# Per-CPU variables (a static one by its unit) whose raw (non-this_cpu)
+# accesses never need a vector masked: each is changed by its own CPU
+# only, in balanced nesting steps or once at boot, so a softirq that runs
+# in between leaves it as it was.
 PERCPU_IGNORE = {
     "__preempt_count": "preempt_count_add/sub: balanced at every level",
     "this_cpu_off": "set once at boot",
@@ -205,11 +206,21 @@ PERCPU_IGNORE = {
     "hardirq_stack_ptr": "set once at boot",
     "hardirq_stack_inuse": "hard interrupt entry and exit, balanced",
     "softirq_masked": "the masking state itself (core series)",
+    "kernel/locking/qspinlock.c:qnodes":
+        "queued spinlock MCS nodes: one per nesting level (task, softirq, "
+        "hardirq, NMI), the count raised on entry to the slow path and "
+        "lowered on its exit",
+    "lockdep_recursion": "lockdep's own recursion count: raised and lowered "
+                         "around each lockdep call with interrupts off",
+    "hardirqs_enabled": "lockdep's copy of the interrupt flag: written with "
+                        "interrupts off, and every interrupt returns with the "
+                        "flag as it found it",
 }
 
 
 def percpu_ignored(gid: str) -> bool:
-    return gid.split(":")[-1] in PERCPU_IGNORE
+    """A global by its name, a static by its unit and name."""
+    return gid in PERCPU_IGNORE or gid.split(":")[-1] in PERCPU_IGNORE
 
 
 # Functions outside the world that keep nothing they are given: a pointer
