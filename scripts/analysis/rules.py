@@ -40,6 +40,12 @@ IRQ_RESTORE_CALLS = {"arch_local_irq_restore"}
 IRQ_KEEPING_CALLS = {"_printk", "printk", "vprintk", "vprintk_emit", "vprintk_default",
                      "vprintk_deferred", "_printk_deferred", "__warn_printk", "__warn",
                      "warn_slowpath_fmt", "dump_stack", "dump_stack_lvl", "show_stack"}
+# A seqcount read inside a section holds nothing: a vector that writes
+# the sequence while it interrupts the read finishes, and the read
+# retries; only a writer in the section (the sequence odd) makes a
+# reading vector spin.  Lock order still counts reads: a reader that
+# holds a lock spins on a writer that may wait for that lock.
+READ_KINDS = {"read1"}
 BH_KINDS = {"lock_bh", "try_bh", "bh_off"}
 BH_RELEASE_KINDS = {"unlock_bh", "bh_on"}     # each turns BH back on once
 TRY_KINDS = {"try", "try_bh"}

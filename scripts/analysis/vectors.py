@@ -1812,9 +1812,9 @@ class Analysis:
             off = self.irq_off_events(f)
             late = post_sites.get(f, set())
             if not off:
-                acq_open[f] = acq_all[f] if f in post else \
-                    self.bits({c for c, _l, k in self.acq_cache.get(f, ())
-                               if c != "?" and k not in rules.IRQ_KINDS and k not in skip})
+                acq_open[f] = self.bits({c for c, _l, k in own[f]
+                                         if c != "?" and k not in rules.IRQ_KINDS |
+                                         rules.READ_KINDS and k not in skip})
                 if late:
                     open_callees[f] = awake_callees[f]
                 continue
@@ -1826,8 +1826,8 @@ class Analysis:
             offsites = {st for st in offsites
                         if not any(t in en for t in self.s.targets.get(st, ()))}
             acq_open[f] = self.bits({c for c, _l, k in self.fn_acqs(f, off | post.get(f, set()))
-                                     if c != "?" and k not in rules.IRQ_KINDS and
-                                     k not in skip})
+                                     if c != "?" and k not in rules.IRQ_KINDS | rules.READ_KINDS
+                                     and k not in skip})
             open_callees[f] = [(st, t) for st, t in self.callees.get(f, ())
                                if st not in offsites and st not in late]
         self.trans_all = self.over_callees(acq_all, awake_callees)
@@ -2072,7 +2072,7 @@ class Analysis:
                     elif e.kind in rules.ACQUIRE_KINDS and eb & hm:
                         on = True
                     elif on and e.kind in rules.ACQUIRE_KINDS and \
-                            (irq_too or e.kind not in rules.IRQ_KINDS):
+                            (irq_too or e.kind not in rules.IRQ_KINDS | rules.READ_KINDS):
                         out |= eb
                 if on:
                     for t in self.s.targets.get(site, ()):
@@ -2101,7 +2101,7 @@ class Analysis:
                 out |= self.bits(self.percpu_at(site, True))
                 for e in self.events.get(site, ()):
                     if e.kind in rules.ACQUIRE_KINDS and \
-                            (irq_too or e.kind not in rules.IRQ_KINDS):
+                            (irq_too or e.kind not in rules.IRQ_KINDS | rules.READ_KINDS):
                         out |= self.bits(e.classes)
                 for t in self.s.targets.get(site, ()):
                     if (self.w.calls[site][0], t) in self.cut_used or t in self.barrier_fns:

@@ -8,13 +8,18 @@
  * dispatcher), so the class and the writer's section get HI|TASKLET.
  * clock.c:rate_seq (a static DEFINE_SEQLOCK) is written with a plain
  * write_seqlock() in a timer and with write_seqlock_bh() in process
- * context: TIMER.
+ * context: TIMER.  rate_peek() reads rate_seq with peek_lock held and
+ * BH off: a reader holds nothing (the timer's write finishes and the
+ * read retries), so the section gets no TIMER.
  *
  * A naive analysis gets wrong: read_seqbegin() is not a lock call, but it
  * spins while the sequence is odd; a tasklet reading on the CPU whose
  * writer section it interrupted would spin forever.  Seeing only the
  * spinlock inside seqlock_t, an analysis could also name the class
  * seqlock_t.lock (one class for all seqlocks) instead of the seqlock.
+ * Counting a read inside a section like a lock the section holds gives
+ * rate_peek() TIMER (imprecise: in the kernel every section that reads
+ * the clock got every vector that writes it).
  */
 #include "kernel.h"
 
@@ -27,6 +32,8 @@ struct stamp {
 };
 
 static DEFINE_SEQLOCK(rate_seq);
+static DEFINE_SPINLOCK(peek_lock);
+static u64 rate_seen;
 static u64 rate_mult;
 static struct timer_list rate_timer;
 
@@ -71,4 +78,16 @@ void rate_set(u64 mult)
 	write_seqlock_bh(&rate_seq);
 	rate_mult = mult;
 	write_sequnlock_bh(&rate_seq);
+}
+
+void rate_peek(void)
+{
+	unsigned int seq;
+
+	spin_lock_bh(&peek_lock);
+	do {
+		seq = read_seqbegin(&rate_seq);
+		rate_seen = rate_mult;
+	} while (read_seqretry(&rate_seq, seq));
+	spin_unlock_bh(&peek_lock);
 }
