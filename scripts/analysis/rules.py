@@ -190,6 +190,12 @@ DISPATCH = {
 NOTIFIER_CALL = ("notifier_call_chain", 0)           # name, head parameter
 NOTIFIER_REGISTER = ("notifier_chain_register", 0, 1)  # name, head, block
 NOTIFIER_FIELD = "F:%struct.notifier_block.0"        # notifier_call
+# The chain heads.  A global head's address travels through copies,
+# parameters and memory like a function's (the solve sends no other
+# object address along): register_sys_off_handler() stores the head it
+# registers on in a void * field and loads it again.
+NOTIFIER_HEAD_TYPES = {"%struct.atomic_notifier_head", "%struct.blocking_notifier_head",
+                       "%struct.raw_notifier_head", "%struct.srcu_notifier_head"}
 HRTIMER_STRUCT = "%struct.hrtimer"
 HRTIMER_FIELD = "function"
 HRTIMER_MODE_SOFT = 0x04

@@ -253,6 +253,8 @@ class Solver:
     - locks (lock-typed fields and globals: a lock pointer passed on or
       stored in a field and loaded again keeps its class);
     - per-CPU variables (not through memory);
+    - the addresses of global notifier chain heads, as "N:G:x"
+      (rules.NOTIFIER_HEAD_TYPES);
     - UNKNOWN, the value of a load through a pointer with no seed (a
       parameter, a loaded pointer): an indirect call that may use it
       reaches every address-taken function of its prototype, a lock
@@ -296,7 +298,7 @@ class Solver:
         return root
 
     def travels(self, v: str) -> bool:
-        return v[:3] == "FN:" or v[:2] in ("P:", "U:", "D:") or v in self.locks
+        return v[:3] == "FN:" or v[:2] in ("P:", "U:", "D:", "N:") or v in self.locks
 
     def add_pts(self, n: str, vals: Any) -> None:
         n = self.find(n)
@@ -389,6 +391,9 @@ class Solver:
             if k == "addr":
                 self.seeds[f(c[1])].add(c[2])
                 self.add_pts(c[1], [c[2]])
+                if c[2][:2] == "G:" and \
+                        self.w.globals.get(c[2][2:], {}).get("type") in rules.NOTIFIER_HEAD_TYPES:
+                    self.add_pts(c[1], ["N:" + c[2]])
             elif k == "copy":
                 self.add_edge(c[2], c[1])
             elif k == "load":
@@ -545,6 +550,15 @@ class Analysis:
             if not added or rounds > 10:
                 break
         self.rounds = rounds
+        # chain heads stored where no load can be told to read them, or
+        # passed out of the world: a head loaded from memory may be one
+        self.escaped_heads = set()
+        for p, vals in s.stores.items():
+            if s.open_ptr(p):
+                for v in vals:
+                    self.escaped_heads |= {x[2:] for x in s.pts.get(v, ()) if x[:2] == "N:"}
+        for a in self.args_leaving_world():
+            self.escaped_heads |= {x[2:] for x in s.pts.get(a, ()) if x[:2] == "N:"}
         self.dispatch()
         self.percpu_params()
 
@@ -1408,6 +1422,12 @@ class Analysis:
                 keys = self.obj_keys(base)
                 return None, "H", tk2, keys if keys else ({tk2} if tk2 else None)
         keys = self.obj_keys(a)
+        if keys is None and level == "H":
+            # a head loaded from memory: the global heads stored there
+            pts = self.s.pts.get(self.s.find(a), set())
+            heads = {v[2:] for v in pts if v[:2] == "N:"}
+            if heads and not pts & {UNKNOWN, DUNKNOWN}:
+                return None, level, tk, frozenset(heads | self.escaped_heads)
         if keys is None and level == "H" and tk:
             return None, level, tk, frozenset({tk})
         return None, level, tk, keys

@@ -18,7 +18,12 @@
  * register function is an empty stub, like register_pm_notifier()
  * without CONFIG_PM_SLEEP), so nt_obj.idle_lock gets none.  A global
  * that holds a block inside it (nt_wrap_g.nb) is one, registered on
- * nt_rx_chain: nt_obj.wrap_lock gets TIMER.
+ * nt_rx_chain: nt_obj.wrap_lock gets TIMER.  A handler that keeps the
+ * head it registers on in a void * field and loads it back (like
+ * register_sys_off_handler()) registers on the heads stored there:
+ * nt_handler.list only ever holds nt_admin_chain, so nt_obj.off_lock
+ * gets none; nt_relay.list holds nt_rx_chain, so nt_obj.relay_lock
+ * gets TIMER.
  *
  * A naive analysis gets wrong: one notifier_call field for every block
  * runs every notifier of the kernel from every chain (in the kernel,
@@ -28,7 +33,9 @@
  * counting every unregistered global block as one that may sit inside
  * an object gives nt_obj.idle_lock TIMER (in the kernel, the vt
  * notifier chain ran the bridge's switchdev handler, whose register
- * function is a stub without CONFIG_NET_SWITCHDEV, from every vector).
+ * function is a stub without CONFIG_NET_SWITCHDEV, from every vector);
+ * taking a head loaded from memory for any head gives nt_obj.off_lock
+ * TIMER (in the kernel, the power-off handlers ran from every chain).
  */
 #include "kernel.h"
 
@@ -38,11 +45,15 @@ struct nt_obj {
 	spinlock_t dyn_lock;
 	spinlock_t idle_lock;
 	spinlock_t wrap_lock;
+	spinlock_t off_lock;
+	spinlock_t relay_lock;
 	int rx;
 	int admin;
 	int dyn;
 	int idle;
 	int wrap;
+	int off;
+	int relay;
 	struct notifier_block nb;
 	struct timer_list timer;
 };
@@ -105,6 +116,46 @@ static inline int register_nt_idle_notifier(struct notifier_block *nb)
 	return 0;
 }
 
+static int nt_off_event(struct notifier_block *nb, unsigned long action, void *data)
+{
+	spin_lock(&nt_state.off_lock);
+	nt_state.off++;
+	spin_unlock(&nt_state.off_lock);
+	return 0;
+}
+
+static int nt_relay_event(struct notifier_block *nb, unsigned long action, void *data)
+{
+	spin_lock(&nt_state.relay_lock);
+	nt_state.relay++;
+	spin_unlock(&nt_state.relay_lock);
+	return 0;
+}
+
+struct nt_handler {
+	struct notifier_block nb;
+	void *list;
+};
+
+struct nt_relay {
+	struct notifier_block nb;
+	void *list;
+};
+
+static noinline void nt_register_handler(struct nt_handler *h)
+{
+	h->list = &nt_admin_chain;
+	h->nb.notifier_call = nt_off_event;
+	atomic_notifier_chain_register(h->list, &h->nb);
+}
+
+static noinline void nt_register_relay(struct nt_relay *r)
+{
+	r->list = &nt_rx_chain;
+	r->nb.notifier_call = nt_relay_event;
+	atomic_notifier_chain_register(r->list, &r->nb);
+}
+
 static struct notifier_block nt_rx_nb = { .notifier_call = nt_rx_event };
 static struct notifier_block nt_admin_nb = { .notifier_call = nt_admin_event };
 static struct notifier_block nt_dyn_nb;
@@ -119,8 +170,10 @@ static void nt_expire(struct timer_list *t)
 	atomic_notifier_call_chain(&nt_rx_chain, 1, NULL);
 }
 
-void nt_init(struct nt_obj *o)
+void nt_init(struct nt_obj *o, struct nt_handler *h, struct nt_relay *r)
 {
+	nt_register_handler(h);
+	nt_register_relay(r);
 	atomic_notifier_chain_register(&nt_rx_chain, &nt_rx_nb);
 	register_nt_admin_notifier(&nt_admin_nb);
 	nt_dyn_nb.notifier_call = nt_dyn_event;
@@ -149,4 +202,11 @@ void nt_idle_reset(void)
 	spin_lock_bh(&nt_state.idle_lock);
 	nt_state.idle = 0;
 	spin_unlock_bh(&nt_state.idle_lock);
+}
+
+void nt_off_reset(void)
+{
+	spin_lock_bh(&nt_state.off_lock);
+	nt_state.off = 0;
+	spin_unlock_bh(&nt_state.off_lock);
 }
