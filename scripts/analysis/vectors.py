@@ -1729,7 +1729,10 @@ class Analysis:
         counting test (BH off) the end is where the count drops below
         where it started, so a nested spin_lock_bh()/spin_unlock_bh()
         pair does not end it (depth capped at 8).  hits, if given, gets
-        the call sites where the region ends."""
+        the call sites where the region ends.  A call of a function that
+        ends it (a helper that releases the lock) is in the region: what
+        the helper does before the release is (inner_of() reads such a
+        callee only up to its release)."""
         fn = self.w.functions[fid]
         blocks = fn["blocks"]
         out, seen = [], set()
@@ -1747,18 +1750,17 @@ class Analysis:
             for ev in evs[i:]:
                 if counts:
                     d = self.bh_delta(ev)
-                    if d < 0 and depth == 0:
-                        stopped = True
-                        hit = True
-                        if hits is not None:
-                            hits.add(ev[1])
-                        break
+                    stop = d < 0 and depth == 0
                     depth = min(8, max(0, depth + d))
-                elif ends(ev):
+                else:
+                    stop = ends(ev)
+                if stop:
                     stopped = True
                     hit = True
                     if hits is not None:
                         hits.add(ev[1])
+                    if not self.w.prim(self.w.calls[ev[1]][1] or ""):
+                        out.append(ev)
                     break
                 out.append(ev)
             if stopped:
@@ -1865,6 +1867,8 @@ class Analysis:
                                 rel[f] |= self.bits(e.classes)
         self.rel_trans = self.over_callees(rel)
         self._held_memo: dict[tuple[Any, ...], int] = {}
+        self._held_active: dict[tuple[Any, ...], int] = {}   # being read: stack index
+        self._held_low = 0
 
     def irq_enablers(self) -> set[str]:
         """Functions after a call of which interrupts may be on although
@@ -2056,16 +2060,28 @@ class Analysis:
                   depth: int = 0) -> int:
         """What fid (and its callees) acquire while the caller's lock (one
         of the classes held) stays held: an acquisition after fid releases
-        that lock and before it takes it again does not count."""
-        key = (fid, held, irq_too)
+        that lock and before it takes it again does not count.
+
+        A call back into a function still being read (recursion) counts
+        what that function and its callees take at all, which is sound;
+        a result that depended on one is not kept for later calls (it
+        would depend on the order the sections are read in), and the
+        depth is part of the key for the same reason."""
+        key = (fid, held, irq_too, depth)
         if key in self._held_memo:
             return self._held_memo[key]
-        self._held_memo[key] = 0        # recursion: assume nothing
+        trans = self.trans_all if irq_too else self.trans_open
+        active = self._held_active
+        if key[:3] in active:
+            self._held_low = min(self._held_low, active[key[:3]])
+            return trans.get(fid, 0)
+        mine = len(active)
+        active[key[:3]] = mine
+        outer_low, self._held_low = self._held_low, len(self.w.functions) + 1
         hm = self.bits(held)
         fn = self.w.functions[fid]
         blocks = fn["blocks"]
         out = 0
-        trans = self.trans_all if irq_too else self.trans_open
         late = self.post_sleep().get(fid, set())
         seen = set()
         stack = [(fn["entry"] or next(iter(blocks), ""), True)]
@@ -2104,7 +2120,11 @@ class Analysis:
                             out |= trans.get(t, 0)
             for n in succ:
                 stack.append((n, on))
-        self._held_memo[key] = out
+        del active[key[:3]]
+        low = self._held_low
+        if low >= mine:
+            self._held_memo[key] = out
+        self._held_low = min(outer_low, low if low < mine else outer_low)
         return out
 
     def inner_of(self, fid: str, evs: list[Any], irq_too: bool,
