@@ -2509,7 +2509,7 @@ def write_outputs(a: Analysis, out: str, world: str, t0: float) -> str:
             "classes per mask: " + "; ".join(
                 f"{m} {n}" for m, n in sorted(
                     Counter(mask_str(a.cmask.get(c, set())) for c in classes).items(),
-                    key=lambda x: -x[1])[:12]),
+                    key=lambda x: (-x[1], x[0]))[:12]),
             "sections left ALL, by reason: " + ("; ".join(
                 f"{r}: {n}" for r, n in sorted(Counter(
                     r for x in secs for r in (x["why"] or {"vectors reach it"})
