@@ -2,9 +2,10 @@
 """Compare one world's analysis output with its expected.txt.
 
 Usage:  check-world.py NAME EXPECTED OUTDIR
-Reads:  EXPECTED (class/section/evidence/absent lines, see
-        tests/analysis-worlds/README.md), OUTDIR/masks.txt and
-        OUTDIR/vectors.json written by scripts/analysis/vectors.py.
+Reads:  EXPECTED (class/section/evidence/absent/nosection/component
+        lines, see tests/analysis-worlds/README.md), OUTDIR/masks.txt,
+        OUTDIR/vectors.json and OUTDIR/summary.txt written by
+        scripts/analysis/vectors.py.
 Writes: one "PASS NAME:check" or "FAIL NAME:check: why" line per
         expected line.
 Exit:   0 always when the inputs could be read (the lines carry the
@@ -40,6 +41,8 @@ def main() -> int:
             table = [ln.split() for ln in f if ln.strip() and not ln.startswith("#")]
         with open(os.path.join(out, "vectors.json"), encoding="utf-8") as f:
             data = json.load(f)
+        with open(os.path.join(out, "summary.txt"), encoding="utf-8") as f:
+            summary = f.read()
     except OSError as e:
         print(f"check-world: {e}", file=sys.stderr)
         return 2
@@ -76,6 +79,12 @@ def main() -> int:
                 pat = re.compile(r"(^|[\s:>])" + re.escape(w[3]) + r"($|[\s(])")
                 ok = any(pat.search(step) for step in chain)
                 why = "no such step in " + (" / ".join(chain) or "no chain")
+            elif w[0] == "component" and len(w) == 2:
+                m = re.search(r"largest cycle component (\d+) classes", summary)
+                got = m.group(1) if m else None
+                check = f"{name}:component {w[1]}"
+                ok = got == str(int(w[1]))
+                why = f"expected {w[1]} classes, got {got or 'no lock order line'}"
             elif w[0] == "absent" and len(w) == 3:
                 got = classes.get(w[1])
                 check = f"{name}:absent {w[1]} {w[2]}"

@@ -2298,6 +2298,52 @@ class Analysis:
                     self.cmask_why[l][v] = ("before", origin)
                     q.append(l)
 
+    def order_component(self) -> set[str]:
+        """The largest strongly connected component of the lock-order
+        graph (iterative Tarjan): classes that are all ordered before
+        each other, so any vector that takes one of them is in the class
+        mask of all (rule 7).  A kernel has no such cycle (lockdep would
+        report it): each one contains an order edge that cannot happen."""
+        g = self.order
+        index: dict[str, int] = {}
+        low: dict[str, int] = {}
+        stack: list[str] = []
+        on: set[str] = set()
+        best: set[str] = set()
+        for root in sorted(g):
+            if root in index:
+                continue
+            work = [(root, iter(sorted(g.get(root, ()))))]
+            index[root] = low[root] = len(index)
+            stack.append(root)
+            on.add(root)
+            while work:
+                v, it = work[-1]
+                nxt = next(it, None)
+                if nxt is not None:
+                    if nxt not in index:
+                        index[nxt] = low[nxt] = len(index)
+                        stack.append(nxt)
+                        on.add(nxt)
+                        work.append((nxt, iter(sorted(g.get(nxt, ())))))
+                    elif nxt in on:
+                        low[v] = min(low[v], index[nxt])
+                    continue
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[v])
+                if low[v] == index[v]:
+                    comp = set()
+                    while True:
+                        x = stack.pop()
+                        on.discard(x)
+                        comp.add(x)
+                        if x == v:
+                            break
+                    if len(comp) > len(best):
+                        best = comp
+        return best if len(best) > 1 else set()
+
     def section_masks(self) -> None:
         for sec in self.sections:
             if sec["unended"]:
@@ -2484,6 +2530,8 @@ def write_outputs(a: Analysis, out: str, world: str, t0: float) -> str:
                 f.write(f"{node} {w.disp(fid)}\n")
     prec = a.precision()
     secs = merged_sections(a, name)
+    comp = {name(c) for c in a.order_component()}
+    in_comp = [x for x in secs if comp & (set(x["cl"].split(",")) | x["inner"])]
     full = sum(1 for s in secs if len(s["mask"]) == len(VECTORS))
     useful = sum(1 for s in secs if len(s["mask"]) < len(VECTORS)
                  and "BLOCK" not in s["mask"] and "SCHED" not in s["mask"])
@@ -2514,6 +2562,11 @@ def write_outputs(a: Analysis, out: str, world: str, t0: float) -> str:
                 f"{r}: {n}" for r, n in sorted(Counter(
                     r for x in secs for r in (x["why"] or {"vectors reach it"})
                     if len(x["mask"]) == len(VECTORS)).items())) or "none"),
+            f"lock order: {sum(len(v) for v in a.order.values())} edges; largest "
+            f"cycle component {len(comp)} classes (each gets the vectors of all; "
+            "each cycle has an edge that cannot happen), held or taken by "
+            f"{len(in_comp)} of the {len(secs)} sections, net/: "
+            f"{sum(1 for x in in_comp if x['loc'].startswith('net/'))}",
             "indirect-call targets per site (average): " +
             "; ".join(f"{k} {v[1]:.2f}" for k, v in prec.items()),
             f"unresolved lock acquisitions reached by a vector: "
