@@ -46,6 +46,9 @@ IRQ_KEEPING_CALLS = {"_printk", "printk", "vprintk", "vprintk_emit", "vprintk_de
 # reading vector spin.  Lock order still counts reads: a reader that
 # holds a lock spins on a writer that may wait for that lock.
 READ_KINDS = {"read1"}
+# Acquisitions inside a section that add nothing to its mask: those with
+# interrupts off and the reads.
+QUIET_KINDS = IRQ_KINDS | READ_KINDS
 BH_KINDS = {"lock_bh", "try_bh", "bh_off"}
 BH_RELEASE_KINDS = {"unlock_bh", "bh_on"}     # each turns BH back on once
 TRY_KINDS = {"try", "try_bh"}

@@ -31,7 +31,7 @@ The rules (see scripts/analysis/README.md):
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable, Iterable, Iterator
 
 import argparse
 import functools
@@ -102,6 +102,54 @@ def proto_fits(call_proto: str, fn_proto: str) -> bool:
         return False
     return all(x == y or (x == "ptr" and y.endswith("*")) or
                (y == "ptr" and x.endswith("*")) for x, y in zip(a, b))
+
+
+def strong_components(roots: Iterable[str],
+                      succ: Callable[[str], Iterable[str]]) -> list[list[str]]:
+    """Tarjan's strongly connected components, iterative: every node
+    reachable from roots (in their order), each component as its nodes
+    leave the stack, components in the order they complete (a node's
+    successors' components before its own)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    onstack: set[str] = set()
+    stack: list[str] = []
+    comps: list[list[str]] = []
+    for root in roots:
+        if root in index:
+            continue
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        onstack.add(root)
+        work = [(root, iter(succ(root)))]
+        while work:
+            v, it = work[-1]
+            advanced = False
+            for t in it:
+                if t not in index:
+                    index[t] = low[t] = len(index)
+                    stack.append(t)
+                    onstack.add(t)
+                    work.append((t, iter(succ(t))))
+                    advanced = True
+                    break
+                if t in onstack:
+                    low[v] = min(low[v], index[t])
+            if advanced:
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[v])
+            if low[v] == index[v]:
+                comp = []
+                while True:
+                    x = stack.pop()
+                    onstack.discard(x)
+                    comp.append(x)
+                    if x == v:
+                        break
+                comps.append(comp)
+    return comps
 
 
 def mask_str(vs: Any) -> str:
@@ -514,13 +562,7 @@ class Analysis:
             rounds += 1
             taken = {v[3:] for vals in s.pts.values() for v in vals if v.startswith("FN:")}
             self.address_taken = taken
-            escaped = set()
-            for p, vals in s.stores.items():
-                if s.open_ptr(p):
-                    for v in vals:
-                        escaped |= {x[3:] for x in s.pts.get(v, ()) if x.startswith("FN:")}
-            for a in self.args_leaving_world():
-                escaped |= {x[3:] for x in s.pts.get(a, ()) if x.startswith("FN:")}
+            escaped = self.escaping("FN:")
             self.escaped = escaped
             added = 0
             for site, call in enumerate(w.calls):
@@ -552,15 +594,20 @@ class Analysis:
         self.rounds = rounds
         # chain heads stored where no load can be told to read them, or
         # passed out of the world: a head loaded from memory may be one
-        self.escaped_heads = set()
-        for p, vals in s.stores.items():
-            if s.open_ptr(p):
-                for v in vals:
-                    self.escaped_heads |= {x[2:] for x in s.pts.get(v, ()) if x[:2] == "N:"}
-        for a in self.args_leaving_world():
-            self.escaped_heads |= {x[2:] for x in s.pts.get(a, ()) if x[:2] == "N:"}
+        self.escaped_heads = self.escaping("N:")
         self.dispatch()
         self.percpu_params()
+
+    def escaping(self, prefix: str) -> set[str]:
+        """The values of one kind (prefix "FN:" functions, "N:" notifier
+        heads), without the prefix, stored through a pointer with no
+        known target or passed to a function outside the world: every
+        load the solve cannot name may give them back."""
+        s = self.s
+        vals = [v for p, vs in s.stores.items() if s.open_ptr(p) for v in vs]
+        vals += self.args_leaving_world()
+        n = len(prefix)
+        return {x[n:] for v in vals for x in s.pts.get(v, ()) if x.startswith(prefix)}
 
     def percpu_params(self) -> None:
         """Per-CPU addresses do not travel into parameters (Solver.bind):
@@ -1078,55 +1125,17 @@ class Analysis:
         return False
 
     def bottom_up(self) -> list[str]:
-        """Functions, callees before callers (Tarjan's SCCs, iterative).
+        """Functions, callees before callers (strong_components()).
         Calls of primitives and barriers are left out: their bodies stay
         inside (site_events), and following them put most of the kernel
         into one cycle (a primitive's preempt_enable() reaches the
         scheduler), where a function could be judged before the wrapper
         that releases its lock."""
-        index: dict[str, int] = {}
-        low: dict[str, int] = {}
-        onstack: set[str] = set()
-        stack: list[str] = []
-        order: list[str] = []
-        counter = 0
-        for root in self.w.functions:
-            if root in index:
-                continue
-            work = [(root, iter(self.callees.get(root, ())))]
-            index[root] = low[root] = counter
-            counter += 1
-            stack.append(root)
-            onstack.add(root)
-            while work:
-                v, it = work[-1]
-                advanced = False
-                for _site, t in it:
-                    if t not in self.w.functions or self.is_barrier(t):
-                        continue
-                    if t not in index:
-                        index[t] = low[t] = counter
-                        counter += 1
-                        stack.append(t)
-                        onstack.add(t)
-                        work.append((t, iter(self.callees.get(t, ()))))
-                        advanced = True
-                        break
-                    if t in onstack:
-                        low[v] = min(low[v], index[t])
-                if advanced:
-                    continue
-                work.pop()
-                if work:
-                    low[work[-1][0]] = min(low[work[-1][0]], low[v])
-                if low[v] == index[v]:
-                    while True:
-                        x = stack.pop()
-                        onstack.discard(x)
-                        order.append(x)
-                        if x == v:
-                            break
-        return order
+        def succ(f: str) -> Iterator[str]:
+            for _site, t in self.callees.get(f, ()):
+                if t in self.w.functions and not self.is_barrier(t):
+                    yield t
+        return [f for comp in strong_components(self.w.functions, succ) for f in comp]
 
     def classes_of(self, node: str) -> set[Any]:
         vals = self.s.pts.get(node, set())
@@ -1819,6 +1828,7 @@ class Analysis:
         # per-CPU data inside a section: only raw writes count (a read, or
         # a this_cpu_* operation, needs nothing masked)
         skip = {"pcpu-r", "pcpu-w-atomic"}
+        quiet = skip | rules.QUIET_KINDS
         own = {f: self.fn_acqs(f, post[f]) if f in post else self.acq_cache.get(f, [])
                for f in self.w.functions}
         acq_all = {f: self.bits({c for c, _l, k in own[f] if c != "?" and k not in skip})
@@ -1835,8 +1845,7 @@ class Analysis:
             late = post_sites.get(f, set())
             if not off:
                 acq_open[f] = self.bits({c for c, _l, k in own[f]
-                                         if c != "?" and k not in rules.IRQ_KINDS |
-                                         rules.READ_KINDS and k not in skip})
+                                         if c != "?" and k not in quiet})
                 if late:
                     open_callees[f] = awake_callees[f]
                 continue
@@ -1848,8 +1857,7 @@ class Analysis:
             offsites = {st for st in offsites
                         if not any(t in en for t in self.s.targets.get(st, ()))}
             acq_open[f] = self.bits({c for c, _l, k in self.fn_acqs(f, off | post.get(f, set()))
-                                     if c != "?" and k not in rules.IRQ_KINDS | rules.READ_KINDS
-                                     and k not in skip})
+                                     if c != "?" and k not in quiet})
             open_callees[f] = [(st, t) for st, t in self.callees.get(f, ())
                                if st not in offsites and st not in late]
         self.trans_all = self.over_callees(acq_all, awake_callees)
@@ -2108,7 +2116,7 @@ class Analysis:
                     elif e.kind in rules.ACQUIRE_KINDS and eb & hm:
                         on = True
                     elif on and e.kind in rules.ACQUIRE_KINDS and \
-                            (irq_too or e.kind not in rules.IRQ_KINDS | rules.READ_KINDS):
+                            (irq_too or e.kind not in rules.QUIET_KINDS):
                         out |= eb
                 if on:
                     for t in self.s.targets.get(site, ()):
@@ -2141,7 +2149,7 @@ class Analysis:
                 out |= self.bits(self.percpu_at(site, True))
                 for e in self.events.get(site, ()):
                     if e.kind in rules.ACQUIRE_KINDS and \
-                            (irq_too or e.kind not in rules.IRQ_KINDS | rules.READ_KINDS):
+                            (irq_too or e.kind not in rules.QUIET_KINDS):
                         out |= self.bits(e.classes)
                 for t in self.s.targets.get(site, ()):
                     if (self.w.calls[site][0], t) in self.cut_used or t in self.barrier_fns:
@@ -2300,49 +2308,13 @@ class Analysis:
 
     def order_component(self) -> set[str]:
         """The largest strongly connected component of the lock-order
-        graph (iterative Tarjan): classes that are all ordered before
-        each other, so any vector that takes one of them is in the class
-        mask of all (rule 7).  A kernel has no such cycle (lockdep would
-        report it): each one contains an order edge that cannot happen."""
-        g = self.order
-        index: dict[str, int] = {}
-        low: dict[str, int] = {}
-        stack: list[str] = []
-        on: set[str] = set()
-        best: set[str] = set()
-        for root in sorted(g):
-            if root in index:
-                continue
-            work = [(root, iter(sorted(g.get(root, ()))))]
-            index[root] = low[root] = len(index)
-            stack.append(root)
-            on.add(root)
-            while work:
-                v, it = work[-1]
-                nxt = next(it, None)
-                if nxt is not None:
-                    if nxt not in index:
-                        index[nxt] = low[nxt] = len(index)
-                        stack.append(nxt)
-                        on.add(nxt)
-                        work.append((nxt, iter(sorted(g.get(nxt, ())))))
-                    elif nxt in on:
-                        low[v] = min(low[v], index[nxt])
-                    continue
-                work.pop()
-                if work:
-                    low[work[-1][0]] = min(low[work[-1][0]], low[v])
-                if low[v] == index[v]:
-                    comp = set()
-                    while True:
-                        x = stack.pop()
-                        on.discard(x)
-                        comp.add(x)
-                        if x == v:
-                            break
-                    if len(comp) > len(best):
-                        best = comp
-        return best if len(best) > 1 else set()
+        graph: classes that are all ordered before each other, so any
+        vector that takes one of them is in the class mask of all (rule
+        7).  A kernel has no such cycle (lockdep would report it): each
+        one contains an order edge that cannot happen."""
+        comps = strong_components(sorted(self.order), lambda c: sorted(self.order.get(c, ())))
+        best: list[str] = max(comps, key=len, default=[])
+        return set(best) if len(best) > 1 else set()
 
     def section_masks(self) -> None:
         for sec in self.sections:
