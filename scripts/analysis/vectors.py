@@ -31,7 +31,7 @@ The rules (see scripts/analysis/README.md):
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Hashable, Iterable, Iterator, TypeVar
 
 import argparse
 import functools
@@ -104,17 +104,20 @@ def proto_fits(call_proto: str, fn_proto: str) -> bool:
                (y == "ptr" and x.endswith("*")) for x, y in zip(a, b))
 
 
-def strong_components(roots: Iterable[str],
-                      succ: Callable[[str], Iterable[str]]) -> list[list[str]]:
+N = TypeVar("N", bound=Hashable)
+
+
+def strong_components(roots: Iterable[N],
+                      succ: Callable[[N], Iterable[N]]) -> list[list[N]]:
     """Tarjan's strongly connected components, iterative: every node
     reachable from roots (in their order), each component as its nodes
     leave the stack, components in the order they complete (a node's
     successors' components before its own)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    onstack: set[str] = set()
-    stack: list[str] = []
-    comps: list[list[str]] = []
+    index: dict[N, int] = {}
+    low: dict[N, int] = {}
+    onstack: set[N] = set()
+    stack: list[N] = []
+    comps: list[list[N]] = []
     for root in roots:
         if root in index:
             continue
@@ -1831,7 +1834,11 @@ class Analysis:
         quiet = skip | rules.QUIET_KINDS
         own = {f: self.fn_acqs(f, post[f]) if f in post else self.acq_cache.get(f, [])
                for f in self.w.functions}
-        acq_all = {f: self.bits({c for c, _l, k in own[f] if c != "?" and k not in skip})
+        # for lock order: what waits (a trylock never does: no CPU that
+        # holds a lock is ever stuck on the one it tries; lockdep's
+        # validate_chain() adds no dependency for a trylock either)
+        acq_all = {f: self.bits({c for c, _l, k in own[f]
+                                 if c != "?" and k not in skip and k not in rules.TRY_KINDS})
                    for f in self.w.functions}
         awake_callees = {f: [(st, t) for st, t in self.callees.get(f, ()) if st not in late]
                          for f, late in post_sites.items()}
@@ -1860,8 +1867,13 @@ class Analysis:
                                      if c != "?" and k not in quiet})
             open_callees[f] = [(st, t) for st, t in self.callees.get(f, ())
                                if st not in offsites and st not in late]
-        self.trans_all = self.over_callees(acq_all, awake_callees)
-        self.trans_open = self.over_callees(acq_open, open_callees)
+        self.call_states()
+        self.trans_all_st = self.state_trans(acq_all, post_sites, None)
+        self.trans_open_st = self.state_trans(acq_open, post_sites, open_callees)
+        self.trans_all = {f: self.trans_all_st.get(self.default_state(f), 0)
+                          for f in self.w.functions}
+        self.trans_open = {f: self.trans_open_st.get(self.default_state(f), 0)
+                           for f in self.w.functions}
         # classes a function or its callees release (a callee that drops
         # its caller's lock: __run_hrtimer() unlocks cpu_base->lock around
         # the callback)
@@ -1877,6 +1889,86 @@ class Analysis:
         self._held_memo: dict[tuple[Any, ...], int] = {}
         self._held_active: dict[tuple[Any, ...], int] = {}   # being read: stack index
         self._held_low = 0
+
+    def default_state(self, f: str) -> tuple[str, tuple[Any, ...]]:
+        """f called from a caller that binds none of its callback
+        parameters: every target of its dispatching calls counts."""
+        return (f, tuple((i, None) for i in sorted(self.cbp.get(f, ()))))
+
+    def call_states(self) -> None:
+        """The call graph over (function, binding) states, the ones
+        reach() walks: notify_write() calls atomic_notifier_call_chain()
+        on vt_notifier_list, and what that call takes is what the
+        notifiers registered on that head take, not what every notifier
+        in the kernel takes.  Every function's unbound state is a root,
+        so each state reachable from any caller is here.
+        self.state_succ[st]: (site, callee state) for each call of st's
+        function that st's binding lets run."""
+        succ: dict[tuple[str, tuple[Any, ...]], list[tuple[int, Any]]] = {}
+        todo = [self.default_state(f) for f in sorted(self.w.functions)]
+        seen = set(todo)
+        while todo:
+            st = todo.pop()
+            f, b = st
+            bd = dict(b)
+            pcs = self.pcs.get(f, {})
+            out = []
+            for site, t in self.callees.get(f, ()):
+                if t in self.barrier_fns:
+                    continue
+                i = pcs.get(site)
+                if i is not None and bd.get(i) is not None and \
+                        t not in bd[i] and t not in self.escaped:
+                    continue
+                nst = (t, self.binding(f, bd, site, t))
+                out.append((site, nst))
+                if nst not in seen:
+                    seen.add(nst)
+                    todo.append(nst)
+            succ[st] = out
+        self.state_succ = succ
+
+    def state_trans(self, own: dict[str, int], late: dict[str, set[int]],
+                    only: dict[str, list[tuple[int, str]]] | None) -> dict[Any, int]:
+        """own[f] of a state's function and of every state it calls,
+        bottom-up over the state graph's strong components: what a call
+        in that binding may do.  late[f]: call sites every path reaches
+        only after sleeping (not followed); only[f]: the call sites of f
+        to follow, if not all of them."""
+        succ = self.state_succ
+        allowed = {f: {st for st, _t in lst} for f, lst in (only or {}).items()}
+
+        def nexts(st: Any) -> Iterator[Any]:
+            f = st[0]
+            skip = late.get(f, ())
+            ok = allowed.get(f)
+            for site, nst in succ.get(st, ()):
+                if site not in skip and (ok is None or site in ok):
+                    yield nst
+        res: dict[Any, int] = {}
+        for comp in strong_components(list(succ), nexts):
+            members = set(comp)
+            m = 0
+            for st in comp:
+                m |= own.get(st[0], 0)
+                for nst in nexts(st):
+                    if nst not in members:
+                        m |= res.get(nst, 0)
+            for st in comp:
+                res[st] = m
+        return res
+
+    def callee_states(self, fid: str, bd: dict[int, Any],
+                      site: int) -> Iterator[tuple[str, Any]]:
+        """The callees a call at site of fid (in binding bd) runs, each
+        with its binding."""
+        pcs = self.pcs.get(fid, {})
+        i = pcs.get(site)
+        for t in self.s.targets.get(site, ()):
+            if i is not None and bd.get(i) is not None and \
+                    t not in bd[i] and t not in self.escaped:
+                continue
+            yield t, (t, self.binding(fid, bd, site, t))
 
     def irq_enablers(self) -> set[str]:
         """Functions after a call of which interrupts may be on although
@@ -2064,8 +2156,8 @@ class Analysis:
                     changed = True
         return own
 
-    def held_acqs(self, fid: str, held: frozenset[str], irq_too: bool,
-                  depth: int = 0) -> int:
+    def held_acqs(self, fid: str, held: frozenset[str], order: bool,
+                  depth: int = 0, bind: tuple[Any, ...] | None = None) -> int:
         """What fid (and its callees) acquire while the caller's lock (one
         of the classes held) stays held: an acquisition after fid releases
         that lock and before it takes it again does not count.
@@ -2074,17 +2166,21 @@ class Analysis:
         what that function and its callees take at all, which is sound;
         a result that depended on one is not kept for later calls (it
         would depend on the order the sections are read in), and the
-        depth is part of the key for the same reason."""
-        key = (fid, held, irq_too, depth)
+        depth is part of the key for the same reason.  bind: fid's
+        callback binding (call_states()), unbound if not given."""
+        if bind is None:
+            bind = self.default_state(fid)[1]
+        bd = dict(bind)
+        key = (fid, bind, held, order, depth)
         if key in self._held_memo:
             return self._held_memo[key]
-        trans = self.trans_all if irq_too else self.trans_open
+        trans = self.trans_all_st if order else self.trans_open_st
         active = self._held_active
-        if key[:3] in active:
-            self._held_low = min(self._held_low, active[key[:3]])
-            return trans.get(fid, 0)
+        if key[:4] in active:
+            self._held_low = min(self._held_low, active[key[:4]])
+            return trans.get((fid, bind), 0)
         mine = len(active)
-        active[key[:3]] = mine
+        active[key[:4]] = mine
         outer_low, self._held_low = self._held_low, len(self.w.functions) + 1
         hm = self.bits(held)
         fn = self.w.functions[fid]
@@ -2115,49 +2211,59 @@ class Analysis:
                         on = False
                     elif e.kind in rules.ACQUIRE_KINDS and eb & hm:
                         on = True
-                    elif on and e.kind in rules.ACQUIRE_KINDS and \
-                            (irq_too or e.kind not in rules.QUIET_KINDS):
+                    elif on and self.counts(e.kind, order):
                         out |= eb
                 if on:
-                    for t in self.s.targets.get(site, ()):
+                    for t, nst in self.callee_states(fid, bd, site):
                         if (fid, t) in self.cut_used or t in self.barrier_fns:
                             continue
                         if hm & self.rel_trans.get(t, 0) and depth < 6:
-                            out |= self.held_acqs(t, held, irq_too, depth + 1)
+                            out |= self.held_acqs(t, held, order, depth + 1, nst[1])
                         else:
-                            out |= trans.get(t, 0)
+                            out |= trans.get(nst, 0)
             for n in succ:
                 stack.append((n, on))
-        del active[key[:3]]
+        del active[key[:4]]
         low = self._held_low
         if low >= mine:
             self._held_memo[key] = out
         self._held_low = min(outer_low, low if low < mine else outer_low)
         return out
 
-    def inner_of(self, fid: str, evs: list[Any], irq_too: bool,
+    @staticmethod
+    def counts(kind: str, order: bool) -> bool:
+        """Does an acquisition of this kind inside a held region count:
+        for lock order, one that may wait (not a trylock); for the mask
+        of a section, one that holds its lock with interrupts on and is
+        not a read (rules.QUIET_KINDS)."""
+        if kind not in rules.ACQUIRE_KINDS:
+            return False
+        return kind not in rules.TRY_KINDS if order else kind not in rules.QUIET_KINDS
+
+    def inner_of(self, fid: str, evs: list[Any], order: bool,
                  held: frozenset[str] = frozenset()) -> set[Any]:
         """Classes acquired (or raw per-CPU written) by events of fid and
-        their callees while held stays held; irq_too=False leaves out what
-        is taken with interrupts off."""
+        their callees while held stays held: for lock order (order=True)
+        what waits for its lock, interrupts on or off; for a section's
+        mask what it holds with interrupts on (counts())."""
         out = 0
         hm = self.bits(held)
-        trans = self.trans_all if irq_too else self.trans_open
+        trans = self.trans_all_st if order else self.trans_open_st
+        bd = dict(self.default_state(fid)[1])
         for ev in evs:
             if ev[0] == "call":
                 site = ev[1]
                 out |= self.bits(self.percpu_at(site, True))
                 for e in self.events.get(site, ()):
-                    if e.kind in rules.ACQUIRE_KINDS and \
-                            (irq_too or e.kind not in rules.QUIET_KINDS):
+                    if self.counts(e.kind, order):
                         out |= self.bits(e.classes)
-                for t in self.s.targets.get(site, ()):
+                for t, nst in self.callee_states(fid, bd, site):
                     if (self.w.calls[site][0], t) in self.cut_used or t in self.barrier_fns:
                         continue
                     if hm and hm & self.rel_trans.get(t, 0):
-                        out |= self.held_acqs(t, held, irq_too)
+                        out |= self.held_acqs(t, held, order, 0, nst[1])
                     else:
-                        out |= trans.get(t, 0)
+                        out |= trans.get(nst, 0)
             else:
                 out |= self.bits(self.inner_of_plain(ev))
         return self.unbits(out)
