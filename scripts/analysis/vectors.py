@@ -947,79 +947,188 @@ class Analysis:
                 sites_in[fid].extend(ev[1] for ev in evs if ev[0] == "call")
         # Callees first (the call graph's strongly connected components in
         # reverse topological order), so a function is judged with every
-        # event its callees lift into it.
-        for fid in self.bottom_up():
-            # the primitives' own bodies and the softirq core stay inside:
-            # their callers see the primitive, not its implementation
-            if not self.callers.get(fid) or self.is_barrier(fid):
+        # event its callees lift into it.  Inside a cycle no order gives
+        # every function its callees' events first (ep_remove() was judged
+        # before ep_remove_file(), which drops the lock it takes, and
+        # looked like a function that returns holding it; oom_badness()
+        # before find_lock_task_mm(), and its task_unlock() looked like a
+        # release of its callers' lock).  The functions of a cycle are
+        # judged in rounds, each function with what the others lift at the
+        # time, until a round lifts nothing new; in the first round a call
+        # of a function of the cycle not judged yet is taken for one that
+        # never returns (no run goes through it yet), not for one that
+        # does nothing (ep_remove_file() dropping nothing would make
+        # ep_remove() hold its lock, and that hold would then keep itself
+        # up through the cycle).
+        self._contrib: dict[str, list[tuple[int, Event]]] = {}
+        self._ev_refs: Counter[tuple[int, Event]] = Counter()
+        self._kept_by: dict[str, list[str]] = defaultdict(list)
+        self._appended: set[tuple[int, Event]] = set()
+        self.lift_rounds = 0
+        self.lift_cycles = 0
+        self._dead_sites: set[int] = set()
+        self.lift_unsettled: list[int] = []     # sizes of the cycles judged once
+        for comp in self.bottom_up_comps():
+            comp = [f for f in comp if self.callers.get(f) and not self.is_barrier(f)]
+            if not comp:
                 continue
-            fn = w.functions[fid]
-            # a reporting function leaves its caller's locks as they were
-            sites = [] if fn["name"] in rules.IRQ_KEEPING_CALLS else \
-                self.callers.get(fid, [])
-            self.correlated(fid)
-            for bname, (evs, _succ) in fn["blocks"].items():
-                for i, ev in enumerate(evs):
-                    if ev[0] != "call":
+            if len(comp) == 1 and comp[0] not in self.callees_set(comp[0]):
+                self._apply(comp[0], self._judge(comp[0]))
+                continue
+            self.lift_cycles += 1
+            if len(comp) > rules.LIFT_CYCLE_MAX:
+                # judged once each, in the call graph's order
+                self.lift_unsettled.append(len(comp))
+                for fid in comp:
+                    self._apply(fid, self._judge(fid))
+                continue
+            members = set(comp)
+            judged: set[str] = set()
+            settled = False
+            for rnd in range(rules.LIFT_ROUNDS):
+                self.lift_rounds += 1
+                changed = 0
+                for fid in comp:
+                    if rnd == 0:
+                        # a call into the cycle that is not judged yet
+                        # does not return
+                        self._dead_sites = {
+                            st for st, _t in self.callees.get(fid, ())
+                            if self.s.targets.get(st) and
+                            self.s.targets[st] <= members - judged}
+                    self._reset(fid)
+                    added = self._judge(fid)
+                    judged.add(fid)
+                    if set(added) != set(self._contrib.get(fid, ())):
+                        self._retract(fid)
+                        self._apply(fid, added)
+                        changed += 1
+                self._dead_sites = set()
+                if rnd > 0 and not changed:
+                    settled = True
+                    break
+            if not settled:
+                # judged once each, in the call graph's order, as before
+                self.lift_unsettled.append(len(comp))
+                for fid in comp:
+                    self._retract(fid)
+                for fid in comp:
+                    self._reset(fid)
+                    self._apply(fid, self._judge(fid))
+
+    def callees_set(self, fid: str) -> set[str]:
+        return {t for _s, t in self.callees.get(fid, ())}
+
+    def _retract(self, fid: str) -> None:
+        """Take back what judging fid lifted into its callers."""
+        for site, e2 in self._contrib.pop(fid, []):
+            key = (site, e2)
+            self._ev_refs[key] -= 1
+            if self._ev_refs[key] <= 0:
+                del self._ev_refs[key]
+                if key not in self._appended:
+                    continue        # an event the site has of its own
+                self._appended.discard(key)
+                lst = self.events[site]
+                for j, x in enumerate(lst):
+                    if x == e2 and x.role == e2.role:
+                        del lst[j]
+                        break
+                self._ev_index.get(site, set()).discard(e2)
+
+    def _reset(self, fid: str) -> None:
+        """Clear the marks judging fid set on its own call sites' events
+        (and its kept conditional holds), to judge it again."""
+        for node in self._kept_by.pop(fid, []):
+            self.kept_cond[node].discard(fid)
+        for evs, _succ in self.w.functions[fid]["blocks"].values():
+            for ev in evs:
+                if ev[0] == "call":
+                    for e in self.events.get(ev[1], ()):
+                        e.lifted = e.attributed = e.paired = False
+
+    def _apply(self, fid: str, added: list[tuple[int, Event]]) -> None:
+        """Add the events judging fid lifted to its callers' sites."""
+        for s2, e2 in added:
+            known = self._ev_index.get(s2)
+            if known is None:
+                known = self._ev_index[s2] = set(self.events[s2])
+            if e2 not in known:
+                known.add(e2)
+                self.events[s2].append(e2)
+                self._appended.add((s2, e2))
+            self._ev_refs[(s2, e2)] += 1
+        self._contrib[fid] = list(added)
+
+    def _judge(self, fid: str) -> list[tuple[int, Event]]:
+        """Decide which events of fid's call sites its callers see (the
+        lifting and attribution of site_events()), marking fid's own
+        events; returns the events for the callers' sites (_apply())."""
+        w = self.w
+        fn = w.functions[fid]
+        # a reporting function leaves its caller's locks as they were
+        sites = [] if fn["name"] in rules.IRQ_KEEPING_CALLS else self.callers.get(fid, [])
+        added: list[tuple[int, Event]] = []
+        self.correlated(fid)
+        for bname, (evs, _succ) in fn["blocks"].items():
+            for i, ev in enumerate(evs):
+                if ev[0] != "call":
+                    continue
+                for e in list(self.events.get(ev[1], ())):
+                    if e.lifted or e.attributed or e.paired:
                         continue
-                    for e in list(self.events.get(ev[1], ())):
-                        if e.lifted or e.attributed or e.paired:
-                            continue
-                        pi = self._walk(e.node) if e.node and not \
-                            e.node.startswith("lifted:") else -1
-                        lift = False
-                        cond = False
-                        if e.role == "real" and e.kind in rules.HOLD_KINDS:
-                            _r, unended, hit = self.region(fid, bname, i,
-                                                           self.ends_for(e, True))
-                            tried = e.kind in rules.TRY_KINDS or e.cond
-                            # the result says whether the lock is held only
-                            # for a trylock or a bool function
-                            says = e.kind in rules.TRY_KINDS or \
-                                w.calls[ev[1]][6].startswith("i1(")
-                            lift = unended and (not tried or (
-                                says and self.returns_result(fid, ev[1])))
-                            if unended and not lift:
-                                # a conditional hold that this function may
-                                # keep past its return: not followed further
-                                self.kept_cond[e.node].add(fid)
-                            # a function that returns holding the lock on
-                            # some paths and releases it on others: its
-                            # callers treat it like a trylock
-                            cond = lift and (tried or hit)
-                        elif e.role == "real" and e.kind in rules.RELEASE_KINDS:
-                            # the release may drop the caller's lock: some path
-                            # from the entry reaches it without an acquisition
-                            lift = self.reaches_unacquired(fid, bname, i, e)
-                        if lift:
-                            e.lifted = True
-                            # a wrapper's lock is its caller's argument
-                            e.attributed = pi >= 0
-                            role = "real"
-                        elif pi >= 0 and e.kind in rules.ACQUIRE_KINDS:
-                            e.attributed = True
-                            role = "attr"
+                    pi = self._walk(e.node) if e.node and not \
+                        e.node.startswith("lifted:") else -1
+                    lift = False
+                    cond = False
+                    if e.role == "real" and e.kind in rules.HOLD_KINDS:
+                        _r, unended, hit = self.region(fid, bname, i,
+                                                       self.ends_for(e, True))
+                        tried = e.kind in rules.TRY_KINDS or e.cond
+                        # the result says whether the lock is held only
+                        # for a trylock or a bool function
+                        says = e.kind in rules.TRY_KINDS or \
+                            w.calls[ev[1]][6].startswith("i1(")
+                        lift = unended and (not tried or (
+                            says and self.returns_result(fid, ev[1])))
+                        if unended and not lift:
+                            # a conditional hold that this function may
+                            # keep past its return: not followed further
+                            self.kept_cond[e.node].add(fid)
+                            self._kept_by[fid].append(e.node)
+                        # a function that returns holding the lock on
+                        # some paths and releases it on others: its
+                        # callers treat it like a trylock
+                        cond = lift and (tried or hit)
+                    elif e.role == "real" and e.kind in rules.RELEASE_KINDS:
+                        # the release may drop the caller's lock: some path
+                        # from the entry reaches it without an acquisition
+                        lift = self.reaches_unacquired(fid, bname, i, e)
+                    if lift:
+                        e.lifted = True
+                        # a wrapper's lock is its caller's argument
+                        e.attributed = pi >= 0
+                        role = "real"
+                    elif pi >= 0 and e.kind in rules.ACQUIRE_KINDS:
+                        e.attributed = True
+                        role = "attr"
+                    else:
+                        continue
+                    for s2 in sites:
+                        args = w.calls[s2][3]
+                        if pi >= 0:
+                            node = self.lock_node(args[pi]) if pi < len(args) and \
+                                args[pi] else ""
+                            classes = frozenset(self.classes_of(node)) if node \
+                                else frozenset()
                         else:
-                            continue
-                        for s2 in sites:
-                            args = w.calls[s2][3]
-                            if pi >= 0:
-                                node = self.lock_node(args[pi]) if pi < len(args) and \
-                                    args[pi] else ""
-                                classes = frozenset(self.classes_of(node)) if node \
-                                    else frozenset()
-                            else:
-                                node, classes = f"lifted:{fid}", e.classes
-                            e2 = Event(e.kind, classes, e.prim, node, role)
-                            e2.cond = cond
-                            e2.unknown = e.unknown if pi < 0 else \
-                                bool(node) and self.unknown_ptr(node)
-                            known = self._ev_index.get(s2)
-                            if known is None:
-                                known = self._ev_index[s2] = set(self.events[s2])
-                            if e2 not in known:
-                                known.add(e2)
-                                self.events[s2].append(e2)
+                            node, classes = f"lifted:{fid}", e.classes
+                        e2 = Event(e.kind, classes, e.prim, node, role)
+                        e2.cond = cond
+                        e2.unknown = e.unknown if pi < 0 else \
+                            bool(node) and self.unknown_ptr(node)
+                        added.append((s2, e2))
+        return added
 
     @staticmethod
     def releases(acq: Event, rel: Event) -> bool:
@@ -1097,7 +1206,8 @@ class Analysis:
             for j, ev in enumerate(evs):
                 if b == bname and j == idx:
                     return True
-                if ev[0] == "call" and any(matches(e) for e in self.events.get(ev[1], ())):
+                if ev[0] == "call" and (ev[1] in self._dead_sites or
+                                        any(matches(e) for e in self.events.get(ev[1], ()))):
                     blocked = True
                     break
             if not blocked:
@@ -1134,11 +1244,16 @@ class Analysis:
         into one cycle (a primitive's preempt_enable() reaches the
         scheduler), where a function could be judged before the wrapper
         that releases its lock."""
+        return [f for comp in self.bottom_up_comps() for f in comp]
+
+    def bottom_up_comps(self) -> list[list[str]]:
+        """The call graph's strongly connected components, callees'
+        components first (bottom_up())."""
         def succ(f: str) -> Iterator[str]:
             for _site, t in self.callees.get(f, ()):
                 if t in self.w.functions and not self.is_barrier(t):
                     yield t
-        return [f for comp in strong_components(self.w.functions, succ) for f in comp]
+        return strong_components(self.w.functions, succ)
 
     def classes_of(self, node: str) -> set[Any]:
         vals = self.s.pts.get(node, set())
@@ -1760,6 +1875,9 @@ class Analysis:
             evs, succ = blocks[b]
             stopped = False
             for ev in evs[i:]:
+                if ev[0] == "call" and ev[1] in self._dead_sites:
+                    stopped = True      # a call that does not return
+                    break
                 if counts:
                     d = self.bh_delta(ev)
                     stop = d < 0 and depth == 0
@@ -2630,6 +2748,11 @@ def write_outputs(a: Analysis, out: str, world: str, t0: float) -> str:
             "functions that may return holding a lock their caller does not "
             "always release, kept as a failed try (not followed to the callers' "
             f"callers, list in kept-holds.txt): {len({f for fs in a.kept_cond.values() for f in fs})}",
+            "call-graph cycles judged in rounds until their lifts settle: "
+            f"{a.lift_cycles - len(a.lift_unsettled)} of {a.lift_cycles} ({a.lift_rounds} "
+            "rounds); judged once each in call-graph order (too large, or not "
+            "settling): "
+            + (", ".join(f"{n} functions" for n in a.lift_unsettled) or "none"),
             "releases of a lock with no class taken as the end of a section "
             f"(guard() objects; the section still runs to the function's end): {len(a.blind_ends)}",
             "classes per mask: " + "; ".join(
