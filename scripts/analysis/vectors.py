@@ -995,7 +995,8 @@ class Analysis:
                         self._dead_sites = {
                             st for st, _t in self.callees.get(fid, ())
                             if self.s.targets.get(st) and
-                            self.s.targets[st] <= members - judged}
+                            all(t in members and t not in judged
+                                for t in self.s.targets[st])}
                     self._reset(fid)
                     added = self._judge(fid)
                     judged.add(fid)
