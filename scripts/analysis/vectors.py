@@ -1032,7 +1032,7 @@ class Analysis:
                 self._appended.discard(key)
                 lst = self.events[site]
                 for j, x in enumerate(lst):
-                    if x == e2 and x.role == e2.role:
+                    if x == e2:
                         del lst[j]
                         break
                 self._ev_index.get(site, set()).discard(e2)
@@ -1740,14 +1740,11 @@ class Analysis:
                 st = q.popleft()
                 f, b = st
                 bd = dict(b)
-                pcs = self.pcs.get(f, {})
                 late = post_sites.get(f, set())
                 for site, t in self.callees.get(f, ()):
                     if self.is_barrier(t) or t in sleepers or site in late:
                         continue
-                    i = pcs.get(site)
-                    if i is not None and bd.get(i) is not None and \
-                            t not in bd[i] and t not in self.escaped:
+                    if not self.runs(f, bd, site, t):
                         continue
                     nst = (t, self.binding(f, bd, site, t))
                     if nst in par:
@@ -1959,21 +1956,16 @@ class Analysis:
         acq_all = {f: self.bits({c for c, _l, k in own[f]
                                  if c != "?" and k not in skip and k not in rules.TRY_KINDS})
                    for f in self.w.functions}
-        awake_callees = {f: [(st, t) for st, t in self.callees.get(f, ()) if st not in late]
-                         for f, late in post_sites.items()}
         # with interrupts on: what a function does outside the regions
         # where it holds an _irq/_irqsave lock, and what the callees it
         # calls there do (a wake-up's rq lock under pi_lock adds no vector)
         acq_open: dict[str, int] = {}
-        open_callees: dict[str, list[tuple[int, str]]] = {}
+        open_skip: dict[str, set[int]] = dict(post_sites)     # calls not followed
         for f in self.w.functions:
             off = self.irq_off_events(f)
-            late = post_sites.get(f, set())
             if not off:
                 acq_open[f] = self.bits({c for c, _l, k in own[f]
                                          if c != "?" and k not in quiet})
-                if late:
-                    open_callees[f] = awake_callees[f]
                 continue
             # a callee that may turn interrupts on counts whole even where
             # they are off (what it takes after turning them on)
@@ -1984,15 +1976,10 @@ class Analysis:
                         if not any(t in en for t in self.s.targets.get(st, ()))}
             acq_open[f] = self.bits({c for c, _l, k in self.fn_acqs(f, off | post.get(f, set()))
                                      if c != "?" and k not in quiet})
-            open_callees[f] = [(st, t) for st, t in self.callees.get(f, ())
-                               if st not in offsites and st not in late]
+            open_skip[f] = offsites | post_sites.get(f, set())
         self.call_states()
-        self.trans_all_st = self.state_trans(acq_all, post_sites, None)
-        self.trans_open_st = self.state_trans(acq_open, post_sites, open_callees)
-        self.trans_all = {f: self.trans_all_st.get(self.default_state(f), 0)
-                          for f in self.w.functions}
-        self.trans_open = {f: self.trans_open_st.get(self.default_state(f), 0)
-                           for f in self.w.functions}
+        self.trans_all_st = self.state_trans(acq_all, post_sites)
+        self.trans_open_st = self.state_trans(acq_open, open_skip)
         # classes a function or its callees release (a callee that drops
         # its caller's lock: __run_hrtimer() unlocks cpu_base->lock around
         # the callback)
@@ -2030,14 +2017,11 @@ class Analysis:
             st = todo.pop()
             f, b = st
             bd = dict(b)
-            pcs = self.pcs.get(f, {})
             out = []
             for site, t in self.callees.get(f, ()):
                 if t in self.barrier_fns:
                     continue
-                i = pcs.get(site)
-                if i is not None and bd.get(i) is not None and \
-                        t not in bd[i] and t not in self.escaped:
+                if not self.runs(f, bd, site, t):
                     continue
                 nst = (t, self.binding(f, bd, site, t))
                 out.append((site, nst))
@@ -2047,22 +2031,18 @@ class Analysis:
             succ[st] = out
         self.state_succ = succ
 
-    def state_trans(self, own: dict[str, int], late: dict[str, set[int]],
-                    only: dict[str, list[tuple[int, str]]] | None) -> dict[Any, int]:
+    def state_trans(self, own: dict[str, int], skip: dict[str, set[int]]) -> dict[Any, int]:
         """own[f] of a state's function and of every state it calls,
         bottom-up over the state graph's strong components: what a call
-        in that binding may do.  late[f]: call sites every path reaches
-        only after sleeping (not followed); only[f]: the call sites of f
-        to follow, if not all of them."""
+        in that binding may do.  skip[f]: the call sites of f not
+        followed (those every path reaches only after sleeping, those
+        made with interrupts off)."""
         succ = self.state_succ
-        allowed = {f: {st for st, _t in lst} for f, lst in (only or {}).items()}
 
         def nexts(st: Any) -> Iterator[Any]:
-            f = st[0]
-            skip = late.get(f, ())
-            ok = allowed.get(f)
+            off = skip.get(st[0], ())
             for site, nst in succ.get(st, ()):
-                if site not in skip and (ok is None or site in ok):
+                if site not in off:
                     yield nst
         res: dict[Any, int] = {}
         for comp in strong_components(list(succ), nexts):
@@ -2081,13 +2061,16 @@ class Analysis:
                       site: int) -> Iterator[tuple[str, Any]]:
         """The callees a call at site of fid (in binding bd) runs, each
         with its binding."""
-        pcs = self.pcs.get(fid, {})
-        i = pcs.get(site)
         for t in self.s.targets.get(site, ()):
-            if i is not None and bd.get(i) is not None and \
-                    t not in bd[i] and t not in self.escaped:
-                continue
-            yield t, (t, self.binding(fid, bd, site, t))
+            if self.runs(fid, bd, site, t):
+                yield t, (t, self.binding(fid, bd, site, t))
+
+    def runs(self, f: str, bd: dict[int, Any], site: int, t: str) -> bool:
+        """May the call at site of f run t when f's callback parameters
+        are bound as bd?  A call through a bound parameter runs the
+        functions bound to it and the escaped ones."""
+        i = self.pcs.get(f, {}).get(site)
+        return i is None or bd.get(i) is None or t in bd[i] or t in self.escaped
 
     def irq_enablers(self) -> set[str]:
         """Functions after a call of which interrupts may be on although
