@@ -2,10 +2,10 @@
 """Compare one world's analysis output with its expected.txt.
 
 Usage:  check-world.py NAME EXPECTED OUTDIR
-Reads:  EXPECTED (class/section/evidence/absent/nosection/component
+Reads:  EXPECTED (class/section/evidence/absent/nosection/component/site
         lines, see tests/analysis-worlds/README.md), OUTDIR/masks.txt,
-        OUTDIR/vectors.json and OUTDIR/summary.txt written by
-        scripts/analysis/vectors.py.
+        OUTDIR/sites.txt, OUTDIR/vectors.json and OUTDIR/summary.txt
+        written by scripts/analysis/vectors.py.
 Writes: one "PASS NAME:check" or "FAIL NAME:check: why" line per
         expected line.
 Exit:   0 always when the inputs could be read (the lines carry the
@@ -43,6 +43,8 @@ def main() -> int:
             data = json.load(f)
         with open(os.path.join(out, "summary.txt"), encoding="utf-8") as f:
             summary = f.read()
+        with open(os.path.join(out, "sites.txt"), encoding="utf-8") as f:
+            sites = dict(ln.split()[1:3] for ln in f if ln.startswith("site "))
     except OSError as e:
         print(f"check-world: {e}", file=sys.stderr)
         return 2
@@ -85,6 +87,12 @@ def main() -> int:
                 check = f"{name}:component {w[1]}"
                 ok = got == str(int(w[1]))
                 why = f"expected {w[1]} classes, got {got or 'no lock order line'}"
+            elif w[0] == "site" and len(w) == 3:
+                want = canon(w[2])
+                got = sites.get(w[1])
+                check = f"{name}:site {w[1]}"
+                ok = got == want
+                why = f"expected {want}, got {got or 'no site line'}"
             elif w[0] == "absent" and len(w) == 3:
                 got = classes.get(w[1])
                 check = f"{name}:absent {w[1]} {w[2]}"

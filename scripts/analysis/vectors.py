@@ -2633,6 +2633,12 @@ def subtree_line(a: Analysis, secs: list[dict[str, Any]], prefix: str) -> str:
             f"at a call of the BH API: {len(api)}, of which {n_api} ({p_api:.0f}%)")
 
 
+def rootless_vectors(a: Analysis) -> set[str]:
+    """The vectors no open_softirq() call in the world registers a
+    handler for: nothing in the world runs in them."""
+    return {v for v in VECTORS if not a.root_fns.get(v)}
+
+
 def write_outputs(a: Analysis, out: str, world: str, t0: float) -> str:
     w = a.w
     name = w.class_name
@@ -2654,12 +2660,18 @@ def write_outputs(a: Analysis, out: str, world: str, t0: float) -> str:
         f.write("\n".join(lines) + "\n")
     # The converter's table (semantic-patches/bh_lock_mask.py, "site"
     # lines): one mask per source line that starts a section, the union
-    # when several sections start there.
-    per_loc: dict[str, set[str]] = defaultdict(set)
+    # when several sections start there.  A vector with no handler in
+    # the world stays masked: "no chain from its root" proves nothing
+    # when there is no root, and a configuration that compiles its users
+    # (irq_poll drivers, say) runs handlers the analysis never read.
+    rootless = rootless_vectors(a)
+    per_loc: dict[str, set[str]] = defaultdict(lambda: set(rootless))
     for sec in merged_sections(a, name):
         per_loc[sec["loc"]] |= sec["mask"]
     with open(os.path.join(out, "sites.txt"), "w", encoding="utf-8") as f:
         f.write(f"# section masks for world {world}: site <file>:<line> <MASK>\n")
+        f.write("# vectors with no handler in the world, masked in every site: "
+                f"{mask_str(rootless)}\n")
         for loc in sorted(per_loc):
             f.write(f"site {loc} {mask_str(per_loc[loc])}\n")
     data: dict[str, Any] = {"classes": {}, "sections": []}
@@ -2718,7 +2730,8 @@ def write_outputs(a: Analysis, out: str, world: str, t0: float) -> str:
     summ = [f"world: {world}",
             f"functions: {len(w.functions)}; call sites: {len(w.calls)}; "
             f"indirect: {prec['typed'][0]}; points-to rounds: {a.rounds}",
-            f"roots: " + ", ".join(f"{v}={len(a.root_fns.get(v, ()))}" for v in VECTORS),
+            f"roots: " + ", ".join(f"{v}={len(a.root_fns.get(v, ()))}" for v in VECTORS)
+            + f"; masked in every site of sites.txt (no handler): {mask_str(rootless)}",
             f"BH sections: {len(secs)}; mask < ALL without BLOCK and SCHED: {useful}; "
             f"ALL: {full}",
             f"classes in or under BH sections: {len(classes)}",
