@@ -54,6 +54,10 @@ ATTR_PAREN = re.compile(
 
 TYPE_TOKEN = re.compile(r'%[-\w.$]+|%"[^"]*"|[\w.]+')
 WORD = re.compile(r"[\w]+")
+# Memory from alloc_percpu() names no per-CPU variable: one class for all
+# of it (vectors.py: percpu:alloc_percpu), given to what this_cpu_ptr()
+# and per_cpu_ptr() make of a pointer that is not a constant address.
+PERCPU_DYNAMIC = "P:alloc_percpu"
 META_TAIL = re.compile(r"(, !\w+ ![\w.]+)+\s*$")
 META_TAIL2 = re.compile(r"(, !\w+ !\{[^}]*\})+\s*$")
 ASSIGN = re.compile(r'(%[-\w.$"]+) = (.*)$')
@@ -208,6 +212,10 @@ class TU:
         self.unparsed = 0
         self.cur_global: str | None = None
         self.locklocs: set[str] = set()     # F:/G: locations of a lock type
+        # per_cpu_ptr(): values that address __per_cpu_offset[] and the
+        # offsets loaded from it
+        self.pco_addr: set[str] = set()
+        self.pco_off: set[str] = set()
         self._norm_structs: dict[str, list[str]] | None = None
 
     # ---- names -------------------------------------------------------
@@ -742,6 +750,8 @@ class TU:
             base = self.operand(fid, bt, bv)
             if dst:
                 self.gep(dst, parts[0], base, parts[1:])
+                if "@__per_cpu_offset" in bv:
+                    self.pco_addr.add(dst)
             if m and parts[0].strip().startswith("%"):
                 steps = self.gep_steps(parts[0], parts[1:])
                 if steps:
@@ -757,6 +767,8 @@ class TU:
             parts = split_top(rest.replace("volatile ", "", 1))
             pt, pv = typed_operand(parts[1])
             ptr = self.operand(fid, pt, pv)
+            if dst and ("@__per_cpu_offset" in pv or ptr in self.pco_addr):
+                self.pco_off.add(dst)
             if ptr and dst:
                 # a value loaded as a struct pointer is data, never a
                 # function (kCFI would stop a call through it)
@@ -800,10 +812,17 @@ class TU:
         if op in ("add", "sub", "or", "and", "xor"):
             r2 = re.sub(r"^((nuw|nsw|exact|disjoint) )+", "", rest)
             t, i = read_type(r2)
-            for v in split_top(r2[i:]):
+            ops = split_top(r2[i:])
+            for v in ops:
                 src = self.operand(fid, t, v)
                 if src and dst:
                     self.cons.append(["copy", dst, src])
+            # per_cpu_ptr(p, cpu): p + __per_cpu_offset[cpu]; a p that is
+            # no constant address may be memory from alloc_percpu()
+            if dst and op == "add" and any(f"{fid}/{v.strip()}" in self.pco_off for v in ops) \
+                    and any(v.strip().startswith("%") and f"{fid}/{v.strip()}" not in self.pco_off
+                            for v in ops):
+                self.cons.append(["addr", dst, PERCPU_DYNAMIC])
             return
         if op in ("extractvalue", "insertvalue"):
             for p in split_top(rest):
@@ -869,6 +888,8 @@ class TU:
             text = cm.group(1) if cm else ""
             aargs = split_top(args_s)
             ai = 0
+            tied: list[tuple[str, str]] = []
+            reads_cpu_off = False
             for c in constraints:
                 if c.startswith("=") and "*" not in c:
                     continue
@@ -882,10 +903,21 @@ class TU:
                     write = c.startswith("=") or c.startswith("+")
                     self.asm.append([fid, node, side, write, loc])
                     events.append(["pc", node, write, side, loc])
+                    reads_cpu_off |= v.strip() == "@this_cpu_off"
                 elif node and dst and text.strip() == "":
                     # RELOC_HIDE-style laundering: asm "" "=r,0"(ptr)
                     self.cons.append(["copy", dst, node])
+                elif node and dst and c.isdigit():
+                    tied.append((node, v.strip()))
                 ai += 1
+            if dst and reads_cpu_off:
+                # x86 this_cpu_ptr(): asm "add %gs:this_cpu_off, reg" on
+                # the pointer, a tied operand; one that is no constant
+                # address may be memory from alloc_percpu()
+                for node, v in tied:
+                    self.cons.append(["copy", dst, node])
+                    if v.startswith("%"):
+                        self.cons.append(["addr", dst, PERCPU_DYNAMIC])
             return
         # callee: the token before the argument list
         cm = re.search(r'(@("[^"]+"|[-\w.$]+)|%[-\w.$"]+)$', head)

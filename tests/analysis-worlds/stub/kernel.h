@@ -222,11 +222,20 @@ static inline void arch_local_irq_restore(unsigned long flags)
 #define __this_cpu_inc(var) asm("incl %%gs:%0" : "+m"(var))
 #define __this_cpu_add(var, val) asm("addl %1, %%gs:%0" : "+m"(var) : "ri"(val))
 extern unsigned long __per_cpu_offset[64];
-extern unsigned long this_cpu_off;
+DECLARE_PER_CPU(unsigned long, this_cpu_off);
+/* include/linux/compiler-clang.h */
 #define RELOC_HIDE(ptr, off) \
 	({ unsigned long __ptr = (unsigned long)(ptr); (__typeof__(ptr))(__ptr + (off)); })
 #define per_cpu_ptr(ptr, cpu) RELOC_HIDE(ptr, __per_cpu_offset[cpu])
-#define this_cpu_ptr(ptr) RELOC_HIDE(ptr, this_cpu_off)
+/* arch_raw_cpu_ptr(): the offset is added in asm, the pointer a tied operand */
+#define this_cpu_ptr(ptr) \
+	({ unsigned long tcp_ptr__; \
+	   asm ("add %%gs:%1, %0" : "=r"(tcp_ptr__) : "m"(this_cpu_off), "0"(ptr)); \
+	   (__typeof__(ptr))tcp_ptr__; })
+/* per-CPU memory from the allocator (mm/percpu.c) */
+#define __percpu
+void __percpu *__alloc_percpu(unsigned long size, unsigned long align);
+#define alloc_percpu(type) ((type __percpu *)__alloc_percpu(sizeof(type), __alignof__(type)))
 
 /* ---- softirq core (kernel/softirq.c) ---- */
 struct softirq_action {
