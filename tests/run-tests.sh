@@ -30,6 +30,7 @@ all_suites=(
 	"cocci:tool:tests/test-cocci.sh"
 	"analysis:tool:tests/test-analysis.sh"
 	"worlds:tool:tests/test-worlds.sh"
+	"conversions:kernel:tests/test-conversions.sh"
 	"boot-base:kernel:tests/test-boot-base.sh"
 	"bisect:kernel:tests/test-bisect.sh"
 	"core:kernel:tests/test-core.sh"

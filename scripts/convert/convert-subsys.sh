@@ -11,8 +11,10 @@
 #         ALLOW_CLOSED_WORLD=1), OVERRIDES (optional auditors' table in the same
 #         format; its lines win), PCPU_FUNCS (default
 #         $OUT/analyze/pcpu-functions.txt when present), JOBS (default 2).
-# Writes: conversions/<name>/NNNN-<dir>.patch and series (<name> is SUBSYS
-#         with '/' as '-'; regenerating reproduces them byte for byte),
+# Writes: conversions/<name>/NNNN-<dir>.patch, series and masks, the
+#         lines of the table for SUBSYS (<name> is SUBSYS with '/' as '-';
+#         CONV_DIR=dir writes them there instead; regenerating, from the
+#         analysis or from that masks file, reproduces them byte for byte),
 #         audit-notes/<name>.md when absent (else $OUT/convert/<name>/
 #         audit-note.md and a note about the difference),
 #         $OUT/convert/<name>/{report.md,sites.json,masks.txt,log}.
@@ -54,16 +56,25 @@ mkdir -p "$dest/work" "$dest/records" "$dest/patches"
 exec > >(tee "$dest/log") 2>&1
 log "$stage" "start: $subsys with $masks (load: $(cut -d' ' -f1-3 /proc/loadavg))"
 
-# The table spatch reads: the analysis table, override lines replacing.
-python3 - "$masks" "$mask_overrides" >"$dest/masks.txt" <<'PY'
+# The table spatch reads: the analysis table, override lines replacing,
+# and ALL for every site the auditors veto in audit-notes/<name>.remarks
+# ("<file>:<line> veto: <why>").
+remarks=$TOP/audit-notes/$name.remarks
+python3 - "$masks" "$mask_overrides" "$remarks" >"$dest/masks.txt" <<'PY'
+import os
 import sys
 table = {}
-for path in filter(None, sys.argv[1:]):
+for path in filter(None, sys.argv[1:3]):
     for raw in open(path, encoding="utf-8"):
         line = raw.split("#", 1)[0].split()
         if line:
             cls = " ".join(line[:-1])
             table[cls] = line[-1]
+if os.path.exists(sys.argv[3]):
+    for raw in open(sys.argv[3], encoding="utf-8"):
+        words = raw.split()
+        if len(words) > 1 and words[1] == "veto:":
+            table["site " + words[0]] = "ALL"
 for cls in sorted(table):
     print(cls, table[cls])
 PY
@@ -98,9 +109,18 @@ python3 "$TOP/scripts/convert/convert-report.py" --tree "$TREE" --work "$dest/wo
 	die "$stage" "report failed" 1
 
 # Patches: one per folder, deterministic, applied in series order.
-conv=$TOP/conversions/$name
+conv=${CONV_DIR:-$TOP/conversions/$name}
 mkdir -p "$conv"
 rm -f "$conv"/*.patch "$conv/series"
+# The table the patches come from, SUBSYS's lines only: comments first,
+# then the site lines in the table's order.
+if [ "$(realpath -m "$masks")" != "$(realpath -m "$conv/masks")" ]; then
+	{
+		grep '^#' "$masks" || true
+		grep -E "^site $subsys/" "$masks" || true
+	} >"$conv/masks.new"
+	mv "$conv/masks.new" "$conv/masks"
+fi
 n=0
 while read -r dir; do
 	[ -n "$dir" ] || continue
@@ -119,8 +139,27 @@ while read -r dir; do
 done <"$dest/patches/dirs"
 [ -f "$conv/series" ] || : >"$conv/series"
 
-note=$TOP/audit-notes/$name.md
-if [ ! -f "$note" ]; then
+# The audit note: generated from the analysis's evidence when the table
+# is a v2 site table. With the analysis's own table (vectors.json next to
+# it) the evidence the note needs is written next to the patches first;
+# with a table outside the analysis (the committed conversions/<name>/masks)
+# that committed evidence is read. A v1 class table gets the skeleton,
+# written only when absent.
+note=${NOTE_OUT:-$TOP/audit-notes/$name.md}
+if grep -q '^site ' "$masks"; then
+	vdir=$(dirname "$masks")
+	ev=(--evidence "$conv/evidence.json")
+	if [ -f "$vdir/vectors.json" ] && [ -f "$vdir/summary.txt" ]; then
+		ev+=(--vectors "$vdir/vectors.json" --summary "$vdir/summary.txt")
+	elif [ "$(realpath -m "$vdir")" != "$(realpath -m "$conv")" ]; then
+		cp "$vdir/evidence.json" "$conv/evidence.json" 2>/dev/null ||
+			die "$stage" "no vectors.json next to $masks and no evidence.json either" 2
+	fi
+	python3 "$TOP/scripts/convert/audit-note.py" --subsys "$subsys" \
+		--sites "$dest/sites.json" "${ev[@]}" --remarks "$remarks" --out "$note" ||
+		die "$stage" "audit note failed" 1
+	log "$stage" "wrote $note"
+elif [ ! -f "$note" ]; then
 	cp "$dest/audit-note.md" "$note"
 	log "$stage" "wrote audit skeleton $note"
 elif ! cmp -s "$note" "$dest/audit-note.md"; then

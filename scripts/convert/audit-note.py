@@ -1,0 +1,254 @@
+#!/usr/bin/env python3
+"""Write the audit note of one conversion from the analysis's evidence.
+
+Usage:  audit-note.py --subsys SUBSYS --sites SITES.json --evidence EVIDENCE.json
+                      [--vectors VECTORS.json --summary SUMMARY.txt]
+                      [--remarks FILE] --out NOTE.md
+Reads:  the conversion's final site list (convert-report.py's sites.json);
+        with --vectors and --summary (make analyze's vectors.json and
+        summary.txt), the analysis, of which it first writes EVIDENCE.json:
+        what the note needs (SUBSYS's sections, the classes of the
+        converted ones with their chains, the configuration and roots
+        lines), small enough to commit next to the patches; without them,
+        EVIDENCE.json as written before (regenerating from the committed
+        files). Optional auditors' remarks: lines "<file>:<line> <text>"
+        printed under that section (per-CPU or architecture concerns the
+        analysis cannot see); a remark starting "veto:" leaves the section
+        on the all-vector API (convert-subsys.sh gives the site ALL).
+Writes: NOTE.md: the summary table (sections in compiled SUBSYS files,
+        converted, left alone by reason, masks), then per converted
+        section every vector held back with one evidence chain, every
+        vector left running with why no chain exists, and the verdict;
+        then the sections the auditors vetoed, with their reasons.
+Exit:   0 written, 1 a converted site the analysis has no section for,
+        2 usage error or missing input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import sys
+from collections import Counter
+from typing import Any
+
+VECTORS = ("HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL",
+           "TASKLET", "SCHED", "HRTIMER", "RCU")
+
+
+def vecs(mask: str) -> list[str]:
+    if mask == "ALL":
+        return list(VECTORS)
+    if mask == "NONE":
+        return []
+    return mask.split("|")
+
+
+def load_json(path: str) -> Any:
+    with open(path, encoding="utf-8") as fh:
+        return json.load(fh)
+
+
+def remarks_of(path: str | None) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    if not path or not os.path.exists(path):
+        return out
+    with open(path, encoding="utf-8") as fh:
+        for raw in fh:
+            line = raw.rstrip("\n")
+            if not line.strip() or line.startswith("#"):
+                continue
+            loc, _, text = line.partition(" ")
+            out.setdefault(loc, []).append(text.strip())
+    return out
+
+
+def rootless(summary: str) -> list[str]:
+    m = re.search(r"roots: (.*)", summary)
+    if not m:
+        return []
+    return [v for v, n in re.findall(r"(\w+)=(\d+)", m.group(1)) if n == "0"]
+
+
+def section_block(sec: dict[str, Any], site: dict[str, Any],
+                  classes: dict[str, Any], norooot: list[str],
+                  remarks: list[str]) -> list[str]:
+    """The note's paragraph for one converted section."""
+    held = [str(v) for v in site["mask"]] if isinstance(site["mask"], list) else list(VECTORS)
+    open_ = [v for v in VECTORS if v not in held]
+    own = list(sec["classes"])
+    inner = [c for c in sec["inner"] if c not in own]
+    what = ", ".join(f"`{c}`" for c in own + inner)
+    expr = f"`{site['expr']}`" if site.get("expr") else "`local_bh_disable()`"
+    out = [f"### {site['file']}:{site['line']} `{site['func']}()`", "",
+           f"- Section: {expr} ({sec['kind']}); "
+           + (f"holds or takes {what}." if what else
+              "holds and takes no lock, and writes no per-CPU data raw."),
+           f"- Mask: {'|'.join(held) or 'NONE'} (analysis: {sec['mask']}"
+           + (f"; held back for want of a handler: {'|'.join(v for v in norooot if v in held)}"
+              if any(v in held for v in norooot) else "") + ")"]
+    out.append("- Vectors held back, one chain each:")
+    for v in held:
+        if v in norooot:
+            out.append(f"  - {v}: no handler in this configuration; nothing was "
+                       "proven about it, so it stays held back.")
+            continue
+        chain = None
+        for c in own + inner:
+            ev = classes.get(c, {}).get("evidence", {}).get(v)
+            if ev:
+                chain = (c, ev)
+                break
+        if chain is None:
+            out.append(f"  - {v}: (no chain recorded: held back by the analysis's "
+                       "section rule)")
+            continue
+        out.append(f"  - {v}, through `{chain[0]}`:")
+        out.extend(f"    - {step}" for step in chain[1])
+    out.append("- Vectors left running, and why none can interfere:")
+    if open_ and not what:
+        out.append(f"  - {', '.join(open_)}: there is nothing to interfere with: "
+                   "a vector can only deadlock with a section through a lock it "
+                   "holds or takes, or lose an update through per-CPU data it "
+                   "writes raw, and neither the section nor its callees do "
+                   "either.")
+    for v in open_ if what else []:
+        out.append(f"  - {v}: no call chain from the {v} handler reaches an "
+                   f"acquisition of {what}, a lock ordered before one of "
+                   "them, or a raw write of per-CPU data the section writes "
+                   "(breadth-first search over the configuration's call graph).")
+    if not open_:
+        out.append("  - none")
+    pcpu = [c for c in own + inner if c.startswith("percpu:")]
+    out.append("- Per-CPU data: " + (", ".join(f"`{c}`" for c in pcpu) if pcpu else
+                                     "none written raw in the section."))
+    out.append("- Overrides: none (no call edge cut).")
+    out.append("- Lockdep under load: not observed yet (the converted kernel's "
+               "boot under network load is not part of the pipeline yet).")
+    for r in remarks:
+        out.append(f"- Auditor: {r}")
+    veto = any(r.startswith("veto:") for r in remarks)
+    out.append("- Verdict: " + ("revert to ALL (auditor's veto above)." if veto else
+                                "keep: proven for the campaign configuration."))
+    out.append("")
+    return out
+
+
+def make_evidence(vectors: str, summary_path: str, subsys: str,
+                  sites: list[dict[str, Any]]) -> dict[str, Any]:
+    """The part of the analysis the note reads."""
+    data = load_json(vectors)
+    with open(summary_path, encoding="utf-8") as fh:
+        summary = fh.read()
+    prefix = subsys.rstrip("/") + "/"
+    conv = {f"{s['file']}:{s['line']}" for s in sites if s["final"] == "converted"}
+    secs = []
+    needed: set[str] = set()
+    for sec in data["sections"]:
+        if not sec["loc"].startswith(prefix):
+            continue
+        keep = {k: sec[k] for k in ("loc", "function", "kind", "mask", "classes")}
+        if sec["loc"] in conv:
+            keep["inner"] = sec["inner"]
+            needed |= set(sec["classes"]) | set(sec["inner"])
+        secs.append(keep)
+    lines = [ln for ln in summary.splitlines() if ln.startswith(("world:", "roots:"))]
+    return {"summary": lines, "sections": secs,
+            "classes": {c: {"mask": data["classes"][c]["mask"],
+                            "evidence": data["classes"][c]["evidence"]}
+                        for c in sorted(needed) if c in data["classes"]}}
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    for opt in ("--subsys", "--sites", "--evidence", "--out"):
+        ap.add_argument(opt, required=True)
+    ap.add_argument("--vectors")
+    ap.add_argument("--summary")
+    ap.add_argument("--remarks")
+    a = ap.parse_args(argv)
+    if bool(a.vectors) != bool(a.summary):
+        print("audit-note.py: give both --vectors and --summary, or neither", file=sys.stderr)
+        return 2
+    inputs: list[str] = [p for p in (a.sites, a.vectors, a.summary,
+                                     None if a.vectors else a.evidence) if p]
+    for path in inputs:
+        if not os.path.isfile(path):
+            print(f"audit-note.py: no such file: {path}", file=sys.stderr)
+            return 2
+    sites = load_json(a.sites)
+    if a.vectors:
+        with open(a.evidence, "w", encoding="utf-8") as fh:
+            json.dump(make_evidence(a.vectors, a.summary, a.subsys, sites), fh,
+                      indent=1, sort_keys=True)
+            fh.write("\n")
+    data = load_json(a.evidence)
+    summary = "\n".join(data["summary"])
+    remarks = remarks_of(a.remarks)
+    norooot = rootless(summary)
+    prefix = a.subsys.rstrip("/") + "/"
+    secs: dict[str, dict[str, Any]] = {s["loc"]: s for s in data["sections"]}
+    conv = [s for s in sites if s["final"] == "converted"]
+    left = [s for s in sites if s["final"] != "converted"]
+    files = {loc.rsplit(":", 1)[0] for loc in secs}
+    reasons = Counter(re.sub(r" \(.*|'[^']*'|\d+ times", "", str(s["why"])).strip()
+                      for s in left)
+    per_mask = Counter(s["mask"] for s in secs.values())
+    conf = re.search(r"^world: (.*)$", summary, re.M)
+    out = [f"# Audit: {a.subsys}", "",
+           "Generated by scripts/convert/audit-note.py from the vector analysis "
+           "(`make analyze`) and the conversion (`make convert SUBSYS="
+           f"{a.subsys}`); auditors' remarks come from "
+           f"`audit-notes/{a.subsys.replace('/', '-')}.remarks`. "
+           "Do not edit by hand: `make check` regenerates it and compares.", "",
+           f"The proof holds for one configuration: {conf.group(1) if conf else '?'} "
+           "(x86_64, `scripts/kconfig/guest.config` + `campaign.config`, no "
+           "modules, no BPF syscall, no kprobes).", "",
+           "## Summary", "",
+           "| | count |", "|---|---|",
+           f"| BH sections the analysis found in compiled `{prefix}` files | "
+           f"{len(secs)} in {len(files)} files |",
+           f"| BH sections the converter found in `{prefix}` (every file, compiled or not) | "
+           f"{len(sites)} |",
+           f"| converted | {len(conv)} |",
+           f"| left alone | {len(left)} |", "",
+           "Left alone, by reason:", "", "| reason | sections |", "|---|---|"]
+    out += [f"| {r} | {n} |" for r, n in sorted(reasons.items(), key=lambda x: (-x[1], x[0]))]
+    out += ["", "Masks the analysis gives the compiled sections:", "",
+            "| mask | sections |", "|---|---|"]
+    out += [f"| {m.replace('|', chr(92) + '|')} | {n} |"
+            for m, n in sorted(per_mask.items(), key=lambda x: (-x[1], x[0]))]
+    out += ["", "## Converted sections", ""]
+    missing = []
+    for site in sorted(conv, key=lambda s: (str(s["file"]), int(s["line"]))):
+        loc = f"{site['file']}:{site['line']}"
+        sec = secs.get(loc)
+        if sec is None:
+            missing.append(loc)
+            continue
+        out += section_block(sec, site, data["classes"], norooot, remarks.get(loc, []))
+    if not conv:
+        out += ["None.", ""]
+    vetoed = sorted(loc for loc, rs in remarks.items() if any(r.startswith("veto:") for r in rs))
+    out += ["## Left on the all-vector API by the auditors", ""]
+    for loc in vetoed:
+        vsec: dict[str, Any] = secs.get(loc) or {}
+        out += [f"- {loc} `{vsec.get('function', '?')}()` "
+                f"(analysis: {vsec.get('mask', 'no section')}):"]
+        out += [f"  - {r}" for r in remarks[loc]]
+    if not vetoed:
+        out += ["None."]
+    out.append("")
+    with open(a.out, "w", encoding="utf-8") as fh:
+        fh.write("\n".join(out).rstrip("\n") + "\n")
+    if missing:
+        print("audit-note.py: converted sites the analysis has no section for: "
+              + ", ".join(missing), file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
