@@ -179,6 +179,30 @@ sleep 1
 touch "$scratch/new"
 selfcheck "freshness check, file written in the run" PASS expect_fresh new "$scratch/new" "$scratch/stamp"
 
+# --- the converter reads the files at tag base, whatever is checked out
+# (a tree left at a stacked series, where the section is converted
+# already, gave an empty conversion)
+ct=$scratch/conv/linux
+mkdir -p "$ct/sub"
+printf 'struct foo {\n\tspinlock_t lock;\n\tint n;\n};\n\nvoid foo_inc(struct foo *f)\n{\n\tspin_lock_bh(&f->lock);\n\tf->n++;\n\tspin_unlock_bh(&f->lock);\n}\n' >"$ct/sub/a.c"
+git -C "$ct" init -q
+git -C "$ct" -c user.name=t -c user.email=t@t add -A
+git -C "$ct" -c user.name=t -c user.email=t@t commit -q -m base
+git -C "$ct" tag base
+sed -i 's/spin_lock_bh(&f->lock)/spin_lock_bh_mask(\&f->lock, 0)/' "$ct/sub/a.c"
+git -C "$ct" -c user.name=t -c user.email=t@t commit -q -am converted
+printf 'struct foo.lock TIMER\n' >"$scratch/conv/masks"
+expect_status "convert with the tree at another commit" 0 "$logs/60" \
+	env "WORK=$scratch/conv" "TREE=$ct" "CONV_DIR=$scratch/conv/out" "NOTE_OUT=$scratch/conv/note.md" \
+	scripts/convert/convert-subsys.sh sub "$scratch/conv/masks"
+expect_grep "the section at tag base is converted" '^\+.*spin_lock_bh_mask\(&f->lock, BIT\(TIMER_SOFTIRQ\)\)' \
+	"$scratch/conv/out/0001-sub.patch"
+if [ "$(git -C "$ct" log -1 --format=%s)" = converted ] && git -C "$ct" diff --quiet; then
+	ok "the checkout is left as it was"
+else
+	not_ok "the checkout is left as it was" "HEAD or files changed"
+fi
+
 # --- suites that build on the core suite's state say so when run alone
 for suite in bisect-lockdep bench; do
 	expect_status "suite $suite alone (no tag core) exits 1" 1 "$logs/70-$suite" \

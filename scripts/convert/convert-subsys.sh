@@ -7,7 +7,7 @@
 #         MASKS defaults to $OUT/vectors/sites.txt (make analyze: the
 #         v2 analysis's proven mask per section); a class table from
 #         make analyze-v1 ($OUT/analyze/masks.txt) still works.
-# Reads:  $TREE, MASKS (refused when made with CLOSED_WORLD=1, unless
+# Reads:  SUBSYS's files at tag base of $TREE (whatever is checked out), MASKS (refused when made with CLOSED_WORLD=1, unless
 #         ALLOW_CLOSED_WORLD=1), OVERRIDES (optional auditors' table in the same
 #         format; its lines win), PCPU_FUNCS (default
 #         $OUT/analyze/pcpu-functions.txt when present), JOBS (default 2).
@@ -32,7 +32,6 @@ subsys=${1%/}
 masks=${2:-$OUT/vectors/sites.txt}
 name=${subsys//\//-}
 need_tool "$stage" spatch python3 diff
-[ -d "$TREE/$subsys" ] || die "$stage" "no such folder: $TREE/$subsys" 2
 [ -f "$masks" ] || die "$stage" "no mask table $masks; run 'make analyze' first" 2
 # A closed-world table ignored every caller outside the analysed folders:
 # its masks are not proven and must not reach a conversion patch.
@@ -49,6 +48,8 @@ if grep -q '^site ' "$masks"; then
 fi
 python3 "$TOP/scripts/convert/convert-masks.py" "$masks" ${mask_overrides:+"$mask_overrides"} ||
 	exit 2
+[ -n "$(git -C "$TREE" ls-tree base -- "$subsys" 2>/dev/null)" ] ||
+	die "$stage" "no such folder at tag base of $TREE: $subsys" 2
 
 dest=$OUT/convert/$name
 rm -rf "$dest"
@@ -79,13 +80,22 @@ for cls in sorted(table):
     print(cls, table[cls])
 PY
 
-cd "$TREE"
+# The files come from the commit tagged base, never from the checkout:
+# the work tree may be at core or at a stacked series (a build, a
+# bisection), where the sections are already converted or the files
+# changed, and it is left as it is.
+git -C "$TREE" rev-parse -q --verify 'base^{commit}' >/dev/null ||
+	die "$stage" "$TREE has no tag base; run 'make tree'" 2
+mkdir -p "$dest/orig"
+git -C "$TREE" archive base -- "$subsys" | tar -x -C "$dest/orig" ||
+	die "$stage" "cannot read $subsys at tag base from $TREE" 1
+cd "$dest/orig"
 find "$subsys" -name '*.[ch]' -type f | LC_ALL=C sort >"$dest/files.txt"
 tr '\n' '\0' <"$dest/files.txt" |
 	xargs -0 -r grep -lE \
 		'\b((spin|read|write)_lock_bh|local_bh_disable|spin_trylock_bh)\b' |
 	LC_ALL=C sort >"$dest/lockfiles.txt" || true
-log "$stage" "$(wc -l <"$dest/files.txt") files, $(wc -l <"$dest/lockfiles.txt") with BH sections"
+log "$stage" "$(wc -l <"$dest/files.txt") files, $(wc -l <"$dest/lockfiles.txt") with BH sections (tag base)"
 while read -r f; do
 	mkdir -p "$dest/work/$(dirname "$f")"
 	cp "$f" "$dest/work/$f"
@@ -100,9 +110,12 @@ args=(--sp-file "$TOP/semantic-patches/bh_lock_mask.cocci" -D patch
 log "$stage" "spatch"
 (cd "$dest/work" && spatch "${args[@]}") >"$dest/spatch.log" 2>&1 ||
 	die "$stage" "spatch failed, see $dest/spatch.log" 1
+# spatch lays out the calls it writes: wrap the masks that pass 100 columns
+(cd "$dest/work" && xargs -r python3 "$TOP/scripts/convert/wrap-masks.py" <"$dest/lockfiles.txt") ||
+	die "$stage" "cannot wrap the long mask lines in $dest/work" 1
 
 log "$stage" "report and patches"
-python3 "$TOP/scripts/convert/convert-report.py" --tree "$TREE" --work "$dest/work" \
+python3 "$TOP/scripts/convert/convert-report.py" --tree "$dest/orig" --work "$dest/work" \
 	--records "$dest/records" --masks "$dest/masks.txt" \
 	--files "$dest/lockfiles.txt" --subsys "$subsys" \
 	--spatch-log "$dest/spatch.log" --out "$dest" ||
