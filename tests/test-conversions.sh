@@ -4,12 +4,13 @@
 #
 # For every conversions/<name>/ (with a masks file): regenerate it from
 # the committed table and evidence (scripts/convert/convert-subsys.sh on
-# the work tree's base files, output to a scratch folder) and compare the
+# the files at tag base of the work tree, output to a scratch folder) and compare the
 # patches, series, masks, evidence and audit note byte for byte with the
 # committed ones; then check that audit-notes/<name>.md and the patches
 # name the same converted sections with the same masks, nothing missing
-# either way, and that every patch applies to the base tree in series
-# order.
+# either way, that every patch applies to the base files in series
+# order, and that each is checkpatch --strict clean (but for the
+# Signed-off-by, which the person who submits the series adds).
 #
 # Needs: the work tree ($TREE, make tree), spatch. Ends with "N passed,
 # N failed".
@@ -23,15 +24,8 @@ need_tree conversions
 scratch=$OUT/check/conversions
 rm -rf "$scratch"
 mkdir -p "$scratch"
-# The conversions are made against the base files: check the tree out
-# at tag base for the run, and back where it was at the end.
-git -C "$TREE" diff --quiet HEAD ||
-	die conversions "$TREE has local changes; run 'make tree' (FORCE=1 discards them)" 2
-start=$(git -C "$TREE" rev-parse HEAD)
-if [ "$start" != "$(git -C "$TREE" rev-parse base)" ]; then
-	trap 'git -C "$TREE" checkout -q --detach "$start"' EXIT
-	git -C "$TREE" checkout -q --detach base
-fi
+# The conversions are made against the files at tag base, which the
+# converter reads from git; the checkout is never touched.
 
 # site lines of the patch bodies: "  <file>:<line> <func>(): <MASK>"
 patch_sites() {
@@ -101,7 +95,7 @@ for dir in "$TOP"/conversions/*/; do
 	ok_apply=1
 	for p in "${patches[@]}"; do
 		while read -r f; do
-			[ -f "$apply/$f" ] || { mkdir -p "$apply/$(dirname "$f")"; cp "$TREE/$f" "$apply/$f"; }
+			[ -f "$apply/$f" ] || { mkdir -p "$apply/$(dirname "$f")"; git -C "$TREE" show "base:$f" >"$apply/$f"; }
 		done < <(sed -n 's|^+++ b/||p' "$p")
 		if ! (cd "$apply" && git apply --check "$p" && git apply "$p"); then
 			ok_apply=0
@@ -109,6 +103,15 @@ for dir in "$TOP"/conversions/*/; do
 		fi
 	done
 	[ "$ok_apply" = 0 ] || ok "$name: all ${#patches[@]} patches apply in series order"
+	# kernel style: the submitter adds the Signed-off-by
+	for p in "${patches[@]}"; do
+		if cp_out=$(cd "$TREE" && perl scripts/checkpatch.pl --strict --no-signoff --quiet "$p" 2>&1); then
+			ok "$name: $(basename "$p") is checkpatch --strict clean"
+		else
+			not_ok "$name: $(basename "$p") is checkpatch --strict clean" "checkpatch reports:"
+			printf '%s\n' "$cp_out" | head -n 20 | sed 's/^/    /'
+		fi
+	done
 done
 if [ "$found" -gt 0 ]; then
 	ok "conversions found: $found"

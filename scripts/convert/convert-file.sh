@@ -46,6 +46,8 @@ if [ ! -s "$tmp/out.c" ]; then
 	cat "$file"
 	exit 0
 fi
+python3 "$TOP/scripts/convert/wrap-masks.py" "$tmp/out.c" ||
+	die "$stage" "cannot wrap the long mask lines of $tmp/out.c" 1
 # Safety net: every generated variable must have been declared.  When the
 # declaration could not be placed, the file is left unconverted.
 missing=$(sed -n 's/^[[:space:]]*\([A-Za-z_][A-Za-z0-9_]*\) = \(spin_lock_bh\|read_lock_bh\|write_lock_bh\|local_bh_disable\)_mask(.*/\1/p' "$tmp/out.c" |

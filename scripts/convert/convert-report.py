@@ -225,8 +225,9 @@ def write_plan(a: argparse.Namespace, conv: list[dict[str, object]]) -> None:
             f"audit-notes/{a.subsys.replace('/', '-')}.md gives each "
             "vector's evidence chain.", 72), "",
             "Regenerate with: make convert SUBSYS=" + a.subsys,
-            "(from the committed table: scripts/convert/convert-subsys.sh "
-            f"{a.subsys} conversions/{a.subsys.replace('/', '-')}/masks)"]
+            "or, from the committed table:",
+            f"  scripts/convert/convert-subsys.sh {a.subsys} "
+            f"conversions/{a.subsys.replace('/', '-')}/masks"]
         with open(os.path.join(pdir, slug + ".msg"), "w",
                   encoding="utf-8") as fh:
             fh.write("\n".join(msg) + "\n")
