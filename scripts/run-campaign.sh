@@ -55,6 +55,14 @@ fi
 if [ -x scripts/convert/convert-subsys.sh ]; then
 	stage analyze "tree" scripts/analysis/analyze-kernel.sh
 	stage convert-net "analyze" scripts/convert/convert-subsys.sh net
+	# the stacked series (base, core, conversions) in the campaign
+	# configuration: built, sparse on the converted files, booted under load
+	stage series "core convert-net" scripts/series/make-series.sh
+	stage build-net "series" env KFRAGMENTS="$TOP/scripts/kconfig/guest.config $TOP/scripts/kconfig/campaign.config" \
+		scripts/kernel/build-kernel.sh campaign-net series
+	stage sparse-net "build-net" env KFRAGMENTS="$TOP/scripts/kconfig/guest.config $TOP/scripts/kconfig/campaign.config" \
+		scripts/kernel/sparse-check.sh core series
+	stage boot-net "build-net initramfs" scripts/kernel/boot-kernel.sh campaign-net default
 fi
 
 {
@@ -62,13 +70,13 @@ fi
 	echo
 	printf '%-12s %-5s %6s  %s\n' stage state time detail
 	printf '%s\n' "${rows[@]}"
-	for b in base core; do
-		f="$OUT/boot/$b-default/summary.txt"
-		if [ ! -f "$f" ] || [ "${state[boot-$b]:-SKIP}" = SKIP ]; then
+	for b in base:boot-base core:boot-core campaign-net:boot-net; do
+		f="$OUT/boot/${b%%:*}-default/summary.txt"
+		if [ ! -f "$f" ] || [ "${state[${b#*:}]:-SKIP}" = SKIP ]; then
 			continue
 		fi
 		echo
-		echo "== boot of the $b kernel"
+		echo "== boot of the ${b%%:*} kernel"
 		grep -Ev '^    (ok|not ok|skip) ' "$f"
 	done
 	echo
