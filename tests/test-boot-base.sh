@@ -31,6 +31,9 @@ expect_grep "lockdep self-tests: exactly $selftests passed" "lockdep self-tests:
 expect_traffic "$sum" loopback tcp
 expect_traffic "$sum" veth tcp
 expect_traffic "$sum" veth udp
+expect_traffic "$sum" loopback6 tcp
+expect_traffic "$sum" veth6 tcp
+expect_traffic "$sum" veth6 udp
 expect_grep "block I/O completed in softirq" "block-io PASS" "$sum"
 
 # boot_fast NAME PLAN APPEND VERDICT REASON: a boot that must fail within

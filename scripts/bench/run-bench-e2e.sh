@@ -72,7 +72,7 @@ for i in "${!kernels[@]}"; do
 	specs+=("$label=$console")
 done
 
-cond="Conditions: $(date -u +%Y-%m-%d), QEMU TCG, -smp 2, guest clock TSC ($clock), plan bench-e2e (guest-traffic 5 s over loopback and veth, TCP and UDP), kernels run one after the other in this run: $(for i in "${!kernels[@]}"; do printf '%s=%s ' "${labels[$i]}" "${kernels[$i]}"; done)"
+cond="Conditions: $(date -u +%Y-%m-%d), QEMU TCG, -smp 2, guest clock TSC ($clock), plan bench-e2e (guest-traffic 5 s per path: loopback and veth, IPv4 and IPv6, TCP and UDP), kernels run one after the other in this run: $(for i in "${!kernels[@]}"; do printf '%s=%s ' "${labels[$i]}" "${kernels[$i]}"; done)"
 sum_status=0
 "$TOP/scripts/bench/summarize-bench.py" e2e "$RESULTS" "${specs[@]}" --conditions "$cond" || sum_status=$?
 if [ "$failed" -ne 0 ] || [ "$sum_status" -ne 0 ]; then

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * guest-traffic: move checked data over TCP and UDP inside the QEMU guest,
- * over loopback and across a veth pair into a second network namespace,
- * so that NET_RX/NET_TX (and the timers behind TCP) do real work.
+ * guest-traffic: move checked data over TCP and UDP, IPv4 and IPv6, inside
+ * the QEMU guest, over loopback and across a veth pair into a second
+ * network namespace, so that NET_RX/NET_TX (and the timers behind TCP) do
+ * real work in both protocol stacks.
  *
  * Every record carries a magic, a sequence number, a length and a checksum
  * of its payload, and the payload is a function of the sequence number, so
@@ -10,7 +11,8 @@
  * order; UDP loss is reported, not failed, but a corrupt or duplicated
  * datagram fails.
  *
- * Usage: guest-traffic [-t SECONDS] [-p loopback|veth|all]
+ * Usage: guest-traffic [-t SECONDS] [-p loopback|veth|loopback6|veth6|all]
+ * (all: the four paths, one after the other)
  * Prints one "TRAFFIC path=... proto=..." line per path and protocol and a
  * final "TRAFFIC-RESULT PASS|FAIL ..." line; exits 0 on pass, 1 on failure,
  * 2 on bad usage.
@@ -47,6 +49,11 @@
 #define UDP_PAYLOAD	1200
 #define HOST_ADDR	"10.99.0.1"
 #define PEER_ADDR	"10.99.0.2"
+#define HOST_ADDR6	"fd99::1"
+#define PEER_ADDR6	"fd99::2"
+
+/* the address family of the path being run (children inherit it) */
+static int use_v6;
 
 struct rec_hdr {
 	uint32_t magic;
@@ -197,6 +204,38 @@ static void if_up(const char *name, const char *addr)
 	close(fd);
 }
 
+/* SIOCSIFADDR on an AF_INET6 socket takes this (linux/ipv6.h's in6_ifreq) */
+struct v6_ifreq {
+	struct in6_addr addr;
+	uint32_t prefixlen;
+	int ifindex;
+};
+
+/* Give NAME an IPv6 address, usable at once: duplicate address detection
+ * would keep it tentative for a second or more, so it is off for NAME. */
+static void if_addr6(const char *name, const char *addr)
+{
+	struct v6_ifreq r = { .prefixlen = 64 };
+	char path[128];
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/sys/net/ipv6/conf/%s/accept_dad", name);
+	fd = open(path, O_WRONLY);
+	if (fd < 0 || write(fd, "0\n", 2) != 2)
+		fatal("turn off DAD on %s (%s; is CONFIG_IPV6 set, /proc mounted?)", name, path);
+	close(fd);
+	r.ifindex = if_nametoindex(name);
+	if (!r.ifindex)
+		fatal("no interface %s", name);
+	inet_pton(AF_INET6, addr, &r.addr);
+	fd = socket(AF_INET6, SOCK_DGRAM, 0);
+	if (fd < 0)
+		fatal("AF_INET6 socket for ioctl");
+	if (ioctl(fd, SIOCSIFADDR, &r) < 0)
+		fatal("set address %s on %s", addr, name);
+	close(fd);
+}
+
 struct nlreq {
 	struct nlmsghdr n;
 	struct ifinfomsg i;
@@ -302,14 +341,18 @@ static int listen_on(int type, int port)
 {
 	struct sockaddr_in sin = { .sin_family = AF_INET,
 				   .sin_port = htons(port) };
+	struct sockaddr_in6 sin6 = { .sin6_family = AF_INET6,
+				     .sin6_port = htons(port),
+				     .sin6_addr = IN6ADDR_ANY_INIT };
 	int one = 1, rcvbuf = 4 << 20;
-	int fd = socket(AF_INET, type, 0);
+	int fd = socket(use_v6 ? AF_INET6 : AF_INET, type, 0);
 
 	if (fd < 0)
 		fatal("socket");
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
-	if (bind(fd, (struct sockaddr *)&sin, sizeof(sin)) < 0)
+	if (use_v6 ? bind(fd, (struct sockaddr *)&sin6, sizeof(sin6)) :
+		     bind(fd, (struct sockaddr *)&sin, sizeof(sin)))
 		fatal("bind port %d", port);
 	if (type == SOCK_STREAM && listen(fd, 1) < 0)
 		fatal("listen");
@@ -331,7 +374,12 @@ static void receiver(int ctl, int ready, int res, int veth)
 			fatal("unshare(CLONE_NEWNET) (is CONFIG_NET_NS set?)");
 		write_all(ready, "n", 1);	/* namespace exists */
 		read_all(ctl, &c, 1);		/* veth peer moved in */
-		if_up("veth1", PEER_ADDR);
+		if (use_v6) {
+			if_addr6("veth3", PEER_ADDR6);
+			if_up("veth3", NULL);
+		} else {
+			if_up("veth1", PEER_ADDR);
+		}
 	}
 	if_up("lo", NULL);
 	lfd = listen_on(SOCK_STREAM, TCP_PORT);
@@ -403,20 +451,25 @@ static void receiver(int ctl, int ready, int res, int veth)
 static void sender(int type, const char *addr, double seconds, int res)
 {
 	struct sockaddr_in sin = { .sin_family = AF_INET };
+	struct sockaddr_in6 sin6 = { .sin6_family = AF_INET6 };
 	const uint32_t len = type == SOCK_STREAM ? TCP_PAYLOAD : UDP_PAYLOAD;
 	static uint8_t buf[sizeof(struct rec_hdr) + TCP_PAYLOAD];
 	const size_t rec = sizeof(struct rec_hdr) + len;
 	struct tx_stats st = { 0 };
 	double end = now() + seconds;
-	int fd = socket(AF_INET, type, 0);
+	int fd = socket(use_v6 ? AF_INET6 : AF_INET, type, 0);
 	int sndbuf = 4 << 20;
 
 	if (fd < 0)
 		fatal("socket");
 	setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof(sndbuf));
 	sin.sin_port = htons(type == SOCK_STREAM ? TCP_PORT : UDP_PORT);
-	inet_pton(AF_INET, addr, &sin.sin_addr);
-	if (connect(fd, (struct sockaddr *)&sin, sizeof(sin)) < 0)
+	sin6.sin6_port = sin.sin_port;
+	if (use_v6 ? inet_pton(AF_INET6, addr, &sin6.sin6_addr) != 1 :
+		     inet_pton(AF_INET, addr, &sin.sin_addr) != 1)
+		fatal("bad address %s", addr);
+	if (use_v6 ? connect(fd, (struct sockaddr *)&sin6, sizeof(sin6)) :
+		     connect(fd, (struct sockaddr *)&sin, sizeof(sin)))
 		fatal("connect to %s", addr);
 
 	while (now() < end && st.records < (1u << 24)) {
@@ -471,16 +524,18 @@ static int reap(pid_t pid, const char *what)
 }
 
 /* Run both protocols over one path; return the number of failures. */
-static int run_path(const char *path, int veth, double seconds)
+static int run_path(const char *path, int veth, int v6, double seconds)
 {
 	int ctl[2], ready[2], res[2], tcp_fd, udp_fd, bad = 0;
-	const char *addr = veth ? PEER_ADDR : "127.0.0.1";
+	const char *addr = v6 ? (veth ? PEER_ADDR6 : "::1") :
+				(veth ? PEER_ADDR : "127.0.0.1");
 	struct tx_stats tcp_tx, udp_tx;
 	struct rx_stats rx;
 	pid_t rpid, tpid, upid;
 	double t0;
 	char c;
 
+	use_v6 = v6;
 	if (pipe(ctl) < 0 || pipe(ready) < 0 || pipe(res) < 0)
 		fatal("pipe");
 	rpid = fork();
@@ -497,8 +552,16 @@ static int run_path(const char *path, int veth, double seconds)
 	close(res[1]);
 	if (veth) {
 		read_all(ready[0], &c, 1);
-		make_veth("veth0", "veth1", rpid);
-		if_up("veth0", HOST_ADDR);
+		/* a pair of its own per family: the IPv4 pair may still be
+		 * on its way out with the namespace of the previous path */
+		if (v6) {
+			make_veth("veth2", "veth3", rpid);
+			if_addr6("veth2", HOST_ADDR6);
+			if_up("veth2", NULL);
+		} else {
+			make_veth("veth0", "veth1", rpid);
+			if_up("veth0", HOST_ADDR);
+		}
 		write_all(ctl[1], "v", 1);
 	}
 	read_all(ready[0], &c, 1);
@@ -561,18 +624,24 @@ int main(int argc, char **argv)
 	}
 	if (optind != argc || seconds <= 0 || seconds > 3600 ||
 	    (strcmp(paths, "all") && strcmp(paths, "loopback") &&
-	     strcmp(paths, "veth")))
+	     strcmp(paths, "veth") && strcmp(paths, "loopback6") &&
+	     strcmp(paths, "veth6")))
 		goto usage;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	signal(SIGPIPE, SIG_IGN);
-	if (strcmp(paths, "veth"))
-		bad += run_path("loopback", 0, seconds);
-	if (strcmp(paths, "loopback"))
-		bad += run_path("veth", 1, seconds);
+	if (!strcmp(paths, "all") || !strcmp(paths, "loopback"))
+		bad += run_path("loopback", 0, 0, seconds);
+	if (!strcmp(paths, "all") || !strcmp(paths, "veth"))
+		bad += run_path("veth", 1, 0, seconds);
+	if (!strcmp(paths, "all") || !strcmp(paths, "loopback6"))
+		bad += run_path("loopback6", 0, 1, seconds);
+	if (!strcmp(paths, "all") || !strcmp(paths, "veth6"))
+		bad += run_path("veth6", 1, 1, seconds);
 	printf("TRAFFIC-RESULT %s (%d failed checks)\n", bad ? "FAIL" : "PASS", bad);
 	return bad ? 1 : 0;
 usage:
-	fprintf(stderr, "usage: %s [-t SECONDS] [-p loopback|veth|all]\n", argv[0]);
+	fprintf(stderr, "usage: %s [-t SECONDS] [-p loopback|veth|loopback6|veth6|all]\n",
+		argv[0]);
 	return 2;
 }
