@@ -62,7 +62,7 @@ if [ -x scripts/convert/convert-subsys.sh ]; then
 		scripts/kernel/build-kernel.sh campaign-net series
 	stage sparse-net "build-net" env KFRAGMENTS="$TOP/scripts/kconfig/guest.config $TOP/scripts/kconfig/campaign.config" \
 		scripts/kernel/sparse-check.sh core series
-	stage boot-net "build-net initramfs" scripts/kernel/boot-kernel.sh campaign-net default
+	stage boot-net "build-net initramfs" scripts/kernel/boot-kernel.sh campaign-net campaign
 fi
 
 {
@@ -70,13 +70,13 @@ fi
 	echo
 	printf '%-12s %-5s %6s  %s\n' stage state time detail
 	printf '%s\n' "${rows[@]}"
-	for b in base:boot-base core:boot-core campaign-net:boot-net; do
-		f="$OUT/boot/${b%%:*}-default/summary.txt"
+	for b in base-default:boot-base core-default:boot-core campaign-net-campaign:boot-net; do
+		f="$OUT/boot/${b%%:*}/summary.txt"
 		if [ ! -f "$f" ] || [ "${state[${b#*:}]:-SKIP}" = SKIP ]; then
 			continue
 		fi
 		echo
-		echo "== boot of the ${b%%:*} kernel"
+		echo "== boot ${b%%:*} (kernel-plan)"
 		grep -Ev '^    (ok|not ok|skip) ' "$f"
 	done
 	echo

@@ -34,6 +34,8 @@ expect_traffic "$sum" veth udp
 expect_traffic "$sum" loopback6 tcp
 expect_traffic "$sum" veth6 tcp
 expect_traffic "$sum" veth6 udp
+expect_grep "packet socket saw frames on veth and veth6" \
+	"traffic veth6/packet: frames=[1-9][0-9]* " "$sum"
 expect_grep "block I/O completed in softirq" "block-io PASS" "$sum"
 
 # boot_fast NAME PLAN APPEND VERDICT REASON: a boot that must fail within

@@ -5,14 +5,22 @@
  * network namespace, so that NET_RX/NET_TX (and the timers behind TCP) do
  * real work in both protocol stacks.
  *
+ * On the veth paths a packet socket (ETH_P_ALL) on the receiving end of the
+ * pair counts the frames it sees, so the taps of dev_queue_xmit_nit() and
+ * the packet socket receive path run too.
+ *
  * Every record carries a magic, a sequence number, a length and a checksum
  * of its payload, and the payload is a function of the sequence number, so
  * the receiver checks every byte.  TCP must lose nothing and deliver in
  * order; UDP loss is reported, not failed, but a corrupt or duplicated
  * datagram fails.
  *
- * Usage: guest-traffic [-t SECONDS] [-p loopback|veth|loopback6|veth6|all]
- * (all: the four paths, one after the other)
+ * Usage: guest-traffic [-t SECONDS] [-p loopback|veth|loopback6|veth6|all] [-x]
+ * (all: the four paths, one after the other).  -x, for kernels with bridging
+ * and qdiscs (the campaign configuration): on the veth paths the receiving
+ * end of the pair is a port of a bridge that holds the address, and the
+ * sending end's root qdisc is replaced while the data flows (fq_codel,
+ * then sfq); a kernel that cannot do either fails.
  * Prints one "TRAFFIC path=... proto=..." line per path and protocol and a
  * final "TRAFFIC-RESULT PASS|FAIL ..." line; exits 0 on pass, 1 on failure,
  * 2 on bad usage.
@@ -23,9 +31,12 @@
 #include <fcntl.h>
 #include <linux/if_link.h>
 #include <linux/netlink.h>
+#include <linux/pkt_sched.h>
 #include <linux/rtnetlink.h>
 #include <linux/veth.h>
+#include <net/ethernet.h>
 #include <net/if.h>
+#include <netpacket/packet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
@@ -54,6 +65,8 @@
 
 /* the address family of the path being run (children inherit it) */
 static int use_v6;
+/* -x: a bridge on the receiving side, qdisc changes on the sending side */
+static int extended;
 
 struct rec_hdr {
 	uint32_t magic;
@@ -70,6 +83,8 @@ struct rx_stats {
 	uint64_t udp_unique;	/* good datagrams, each sequence counted once */
 	uint64_t udp_dup;
 	uint64_t udp_bad;
+	uint64_t pkt_frames;	/* frames the packet socket saw (veth paths) */
+	uint64_t pkt_bytes;
 };
 
 struct tx_stats {
@@ -260,6 +275,32 @@ static void nla_end(struct nlmsghdr *n, struct rtattr *nest)
 	nest->rta_len = (char *)n + n->nlmsg_len - (char *)nest;
 }
 
+static int nl_error;
+
+/* Send one rtnetlink request and read its ack; 0, or -1 with nl_error. */
+static int nl_talk(struct nlmsghdr *n)
+{
+	char reply[1024];
+	struct nlmsgerr *err;
+	ssize_t got;
+	int fd = socket(AF_NETLINK, SOCK_RAW, NETLINK_ROUTE);
+
+	if (fd < 0)
+		fatal("netlink socket");
+	if (send(fd, n, n->nlmsg_len, 0) < 0)
+		fatal("netlink send");
+	got = recv(fd, reply, sizeof(reply), 0);
+	if (got < (ssize_t)NLMSG_LENGTH(sizeof(*err)))
+		fatal("netlink reply");
+	close(fd);
+	err = NLMSG_DATA((struct nlmsghdr *)reply);
+	if (((struct nlmsghdr *)reply)->nlmsg_type == NLMSG_ERROR && err->error) {
+		nl_error = err->error;
+		return -1;
+	}
+	return 0;
+}
+
 /* Create veth pair NAME <-> PEER with PEER moved into the netns of PID. */
 static void make_veth(const char *name, const char *peer, pid_t pid)
 {
@@ -267,10 +308,6 @@ static void make_veth(const char *name, const char *peer, pid_t pid)
 	struct rtattr *linkinfo, *data, *peerinfo;
 	struct ifinfomsg peer_ifi;
 	uint32_t nspid = pid;
-	char reply[1024];
-	struct nlmsgerr *err;
-	int fd;
-	ssize_t n;
 
 	memset(&req, 0, sizeof(req));
 	req.n.nlmsg_len = NLMSG_LENGTH(sizeof(struct ifinfomsg));
@@ -292,20 +329,76 @@ static void make_veth(const char *name, const char *peer, pid_t pid)
 	nla_end(&req.n, data);
 	nla_end(&req.n, linkinfo);
 
-	fd = socket(AF_NETLINK, SOCK_RAW, NETLINK_ROUTE);
-	if (fd < 0)
-		fatal("netlink socket");
-	if (send(fd, &req, req.n.nlmsg_len, 0) < 0)
-		fatal("netlink send");
-	n = recv(fd, reply, sizeof(reply), 0);
-	if (n < (ssize_t)NLMSG_LENGTH(sizeof(*err)))
-		fatal("netlink reply");
-	err = NLMSG_DATA((struct nlmsghdr *)reply);
-	if (((struct nlmsghdr *)reply)->nlmsg_type == NLMSG_ERROR && err->error) {
-		errno = -err->error;
+	if (nl_talk(&req.n)) {
+		errno = -nl_error;
 		fatal("create veth %s/%s (is CONFIG_VETH set?)", name, peer);
 	}
-	close(fd);
+}
+
+/* Make bridge NAME, up, with STP off (ports forward at once). */
+static void make_bridge(const char *name)
+{
+	struct nlreq req;
+	struct rtattr *linkinfo;
+
+	memset(&req, 0, sizeof(req));
+	req.n.nlmsg_len = NLMSG_LENGTH(sizeof(struct ifinfomsg));
+	req.n.nlmsg_type = RTM_NEWLINK;
+	req.n.nlmsg_flags = NLM_F_REQUEST | NLM_F_CREATE | NLM_F_EXCL | NLM_F_ACK;
+	req.i.ifi_family = AF_UNSPEC;
+	nla_put(&req.n, IFLA_IFNAME, name, strlen(name) + 1);
+	linkinfo = nla_put(&req.n, IFLA_LINKINFO, NULL, 0);
+	nla_put(&req.n, IFLA_INFO_KIND, "bridge", 6);
+	nla_end(&req.n, linkinfo);
+	if (nl_talk(&req.n)) {
+		errno = -nl_error;
+		fatal("create bridge %s (is CONFIG_BRIDGE set?)", name);
+	}
+}
+
+/* Make interface PORT a port of bridge MASTER. */
+static void set_master(const char *port, const char *master)
+{
+	struct nlreq req;
+	uint32_t m = if_nametoindex(master);
+
+	memset(&req, 0, sizeof(req));
+	req.n.nlmsg_len = NLMSG_LENGTH(sizeof(struct ifinfomsg));
+	req.n.nlmsg_type = RTM_NEWLINK;
+	req.n.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+	req.i.ifi_family = AF_UNSPEC;
+	req.i.ifi_index = if_nametoindex(port);
+	if (!m || !req.i.ifi_index)
+		fatal("no interface %s or %s", port, master);
+	nla_put(&req.n, IFLA_MASTER, &m, sizeof(m));
+	if (nl_talk(&req.n)) {
+		errno = -nl_error;
+		fatal("make %s a port of %s", port, master);
+	}
+}
+
+/* Replace DEV's root qdisc with KIND (no options: the defaults). */
+static void set_root_qdisc(const char *dev, const char *kind)
+{
+	struct {
+		struct nlmsghdr n;
+		struct tcmsg t;
+		char buf[64];
+	} req;
+
+	memset(&req, 0, sizeof(req));
+	req.n.nlmsg_len = NLMSG_LENGTH(sizeof(struct tcmsg));
+	req.n.nlmsg_type = RTM_NEWQDISC;
+	req.n.nlmsg_flags = NLM_F_REQUEST | NLM_F_CREATE | NLM_F_REPLACE | NLM_F_ACK;
+	req.t.tcm_family = AF_UNSPEC;
+	req.t.tcm_ifindex = if_nametoindex(dev);
+	req.t.tcm_parent = TC_H_ROOT;
+	nla_put(&req.n, TCA_KIND, kind, strlen(kind) + 1);
+	if (nl_talk(&req.n)) {
+		errno = -nl_error;
+		fatal("replace the root qdisc of %s with %s (is CONFIG_NET_SCH_%s set?)",
+		      dev, kind, strcmp(kind, "sfq") ? "FQ_CODEL" : "SFQ");
+	}
 }
 
 /* --- receiver: one process, poll() over TCP listener/stream, UDP and ctl */
@@ -359,12 +452,28 @@ static int listen_on(int type, int port)
 	return fd;
 }
 
+/* A packet socket that sees every frame of interface NAME. */
+static int packet_tap(const char *name)
+{
+	struct sockaddr_ll sll = { .sll_family = AF_PACKET,
+				   .sll_protocol = htons(ETH_P_ALL) };
+	int fd = socket(AF_PACKET, SOCK_RAW, htons(ETH_P_ALL));
+
+	if (fd < 0)
+		fatal("packet socket (is CONFIG_PACKET set?)");
+	sll.sll_ifindex = if_nametoindex(name);
+	if (!sll.sll_ifindex || bind(fd, (struct sockaddr *)&sll, sizeof(sll)) < 0)
+		fatal("bind the packet socket to %s", name);
+	return fd;
+}
+
 static void receiver(int ctl, int ready, int res, int veth)
 {
 	static struct tcp_rx t;
 	static uint8_t seen[1 << 24];	/* one byte per UDP sequence number */
 	struct rx_stats st = { 0 };
-	int lfd, ufd, cfd = -1;
+	int lfd, ufd, cfd = -1, pfd = -1;
+	const char *port, *port_or_br;
 	int tcp_done = 0, udp_done = 0;
 	double drain_until = 0;
 	char c;
@@ -374,12 +483,23 @@ static void receiver(int ctl, int ready, int res, int veth)
 			fatal("unshare(CLONE_NEWNET) (is CONFIG_NET_NS set?)");
 		write_all(ready, "n", 1);	/* namespace exists */
 		read_all(ctl, &c, 1);		/* veth peer moved in */
-		if (use_v6) {
-			if_addr6("veth3", PEER_ADDR6);
-			if_up("veth3", NULL);
+		port = use_v6 ? "veth3" : "veth1";
+		if (extended) {
+			/* the address moves to the bridge; the veth is a port */
+			make_bridge("br0");
+			set_master(port, "br0");
+			if_up(port, NULL);
+			port_or_br = "br0";
 		} else {
-			if_up("veth1", PEER_ADDR);
+			port_or_br = port;
 		}
+		if (use_v6) {
+			if_addr6(port_or_br, PEER_ADDR6);
+			if_up(port_or_br, NULL);
+		} else {
+			if_up(port_or_br, PEER_ADDR);
+		}
+		pfd = packet_tap(port);
 	}
 	if_up("lo", NULL);
 	lfd = listen_on(SOCK_STREAM, TCP_PORT);
@@ -391,8 +511,9 @@ static void receiver(int ctl, int ready, int res, int veth)
 			{ .fd = cfd < 0 ? lfd : cfd, .events = POLLIN },
 			{ .fd = ufd, .events = POLLIN },
 			{ .fd = drain_until ? -1 : ctl, .events = POLLIN },
+			{ .fd = pfd, .events = POLLIN },
 		};
-		int n = poll(p, 3, 100);
+		int n = poll(p, 4, 100);
 
 		if (n < 0 && errno != EINTR)
 			fatal("poll");
@@ -434,6 +555,16 @@ static void receiver(int ctl, int ready, int res, int veth)
 			}
 			if (drain_until)
 				drain_until = now() + 0.5;
+		}
+		if (p[3].revents & POLLIN) {
+			uint8_t f[64];
+			ssize_t r;
+
+			/* MSG_TRUNC: the frame's real length, not the copy's */
+			while ((r = recv(pfd, f, sizeof(f), MSG_DONTWAIT | MSG_TRUNC)) > 0) {
+				st.pkt_frames++;
+				st.pkt_bytes += r;
+			}
 		}
 		if (!drain_until && (p[2].revents & (POLLIN | POLLHUP))) {
 			read_all(ctl, &c, 1);	/* senders are done */
@@ -531,6 +662,7 @@ static int run_path(const char *path, int veth, int v6, double seconds)
 				(veth ? PEER_ADDR : "127.0.0.1");
 	struct tx_stats tcp_tx, udp_tx;
 	struct rx_stats rx;
+	int qdisc_changes = 0;
 	pid_t rpid, tpid, upid;
 	double t0;
 	char c;
@@ -569,6 +701,16 @@ static int run_path(const char *path, int veth, int v6, double seconds)
 	t0 = now();
 	tpid = spawn_sender(SOCK_STREAM, addr, seconds, &tcp_fd);
 	upid = spawn_sender(SOCK_DGRAM, addr, seconds, &udp_fd);
+	if (veth && extended) {
+		/* the sending end's root qdisc, replaced twice mid-flow */
+		const char *dev = v6 ? "veth2" : "veth0";
+
+		usleep(seconds * 250000);
+		set_root_qdisc(dev, "fq_codel");
+		usleep(seconds * 250000);
+		set_root_qdisc(dev, "sfq");
+		qdisc_changes = 2;
+	}
 	read_all(tcp_fd, &tcp_tx, sizeof(tcp_tx));
 	read_all(udp_fd, &udp_tx, sizeof(udp_tx));
 	bad += reap(tpid, "tcp sender") + reap(upid, "udp sender");
@@ -592,6 +734,17 @@ static int run_path(const char *path, int veth, int v6, double seconds)
 		printf("TRAFFIC path=%s tcp check failed: lost or corrupt bytes, or nothing sent\n", path);
 		bad++;
 	}
+	if (veth) {
+		printf("TRAFFIC path=%s proto=packet frames=%llu bytes=%llu bridge=%s qdisc_changes=%d\n",
+		       path, (unsigned long long)rx.pkt_frames,
+		       (unsigned long long)rx.pkt_bytes, extended ? "yes" : "no",
+		       qdisc_changes);
+		if (!rx.pkt_frames) {
+			printf("TRAFFIC path=%s packet check failed: the packet socket saw no frame\n",
+			       path);
+			bad++;
+		}
+	}
 	if (rx.udp_dup || rx.udp_bad || rx.udp_unique > udp_tx.records ||
 	    rx.udp_unique == 0) {
 		printf("TRAFFIC path=%s udp check failed: duplicated or corrupt datagrams, or none arrived\n", path);
@@ -610,13 +763,16 @@ int main(int argc, char **argv)
 	double seconds = 5;
 	int opt, bad = 0;
 
-	while ((opt = getopt(argc, argv, "t:p:")) != -1) {
+	while ((opt = getopt(argc, argv, "t:p:x")) != -1) {
 		switch (opt) {
 		case 't':
 			seconds = atof(optarg);
 			break;
 		case 'p':
 			paths = optarg;
+			break;
+		case 'x':
+			extended = 1;
 			break;
 		default:
 			goto usage;
@@ -641,7 +797,7 @@ int main(int argc, char **argv)
 	printf("TRAFFIC-RESULT %s (%d failed checks)\n", bad ? "FAIL" : "PASS", bad);
 	return bad ? 1 : 0;
 usage:
-	fprintf(stderr, "usage: %s [-t SECONDS] [-p loopback|veth|loopback6|veth6|all]\n",
+	fprintf(stderr, "usage: %s [-t SECONDS] [-p loopback|veth|loopback6|veth6|all] [-x]\n",
 		argv[0]);
 	return 2;
 }
