@@ -5,7 +5,8 @@
 # core, and boots it with lockdep under plan 'campaign': TCP and UDP over
 # IPv4 and IPv6, loopback and veth, a packet socket and a bridge port on
 # the receiving side, the sending side's qdisc replaced twice mid-flow,
-# then block I/O. No lockdep report, no warning, no TCP byte lost.
+# nftables counter rules on the host's input and output hooks, then block
+# I/O. No lockdep report, no warning, no TCP byte lost.
 #
 # Env: NET_SELFTESTS (lockdep self-tests the core kernel passes, 371).
 set -euo pipefail
@@ -43,5 +44,7 @@ for path in veth veth6; do
 	expect_grep "$path: packet socket saw frames, bridge port, two qdisc changes" \
 		"traffic $path/packet: frames=[1-9][0-9]* bytes=[0-9]+ bridge=yes qdisc_changes=2" "$sum"
 done
+expect_grep "nftables: the input and output counter rules counted packets" \
+	"traffic host/nftables: input_packets=[1-9][0-9]* output_packets=[1-9][0-9]*" "$sum"
 expect_grep "block I/O completed in softirq" "block-io PASS" "$sum"
 tally

@@ -20,7 +20,10 @@
  * and qdiscs (the campaign configuration): on the veth paths the receiving
  * end of the pair is a port of a bridge that holds the address, and the
  * sending end's root qdisc is replaced while the data flows (fq_codel,
- * then sfq); a kernel that cannot do either fails.
+ * then sfq); and every path runs through netfilter: an inet table with
+ * input and output base chains of the host's namespace, each with a
+ * counter rule, whose packet counts are read back at the end (nonzero,
+ * or the check fails); a kernel that cannot do any of this fails.
  * Prints one "TRAFFIC path=... proto=..." line per path and protocol and a
  * final "TRAFFIC-RESULT PASS|FAIL ..." line; exits 0 on pass, 1 on failure,
  * 2 on bad usage.
@@ -30,6 +33,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/if_link.h>
+#include <linux/netfilter.h>
+#include <linux/netfilter/nf_tables.h>
+#include <linux/netfilter/nfnetlink.h>
 #include <linux/netlink.h>
 #include <linux/pkt_sched.h>
 #include <linux/rtnetlink.h>
@@ -333,6 +339,172 @@ static void make_veth(const char *name, const char *peer, pid_t pid)
 		errno = -nl_error;
 		fatal("create veth %s/%s (is CONFIG_VETH set?)", name, peer);
 	}
+}
+
+/* --- nftables over raw netlink: table "gt" (inet), chains "in" and "out"
+ * on the input and output hooks, one counter rule each */
+
+static void nft_msg(char *buf, size_t *off, int type, int flags, int family)
+{
+	struct nlmsghdr *n = (struct nlmsghdr *)(buf + *off);
+	struct nfgenmsg *g = NLMSG_DATA(n);
+	static uint32_t seq;
+
+	memset(n, 0, NLMSG_LENGTH(sizeof(*g)));
+	n->nlmsg_len = NLMSG_LENGTH(sizeof(*g));
+	n->nlmsg_type = type;
+	n->nlmsg_flags = NLM_F_REQUEST | flags;
+	n->nlmsg_seq = ++seq;
+	g->nfgen_family = family;
+	g->version = NFNETLINK_V0;
+	g->res_id = htons(type == NFNL_MSG_BATCH_BEGIN || type == NFNL_MSG_BATCH_END ?
+			  NFNL_SUBSYS_NFTABLES : 0);
+}
+
+static void nft_end(char *buf, size_t *off)
+{
+	*off += NLMSG_ALIGN(((struct nlmsghdr *)(buf + *off))->nlmsg_len);
+}
+
+#define NFT_TYPE(msg) ((NFNL_SUBSYS_NFTABLES << 8) | (msg))
+
+static void nft_counting_chains(void)
+{
+	static char buf[4096];
+	const char *chain[2] = { "in", "out" };
+	const uint32_t hook[2] = { NF_INET_LOCAL_IN, NF_INET_LOCAL_OUT };
+	const uint32_t prio = 0;
+	size_t off = 0;
+	int i, acks = 0, fd;
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+
+	nft_msg(buf, &off, NFNL_MSG_BATCH_BEGIN, 0, AF_UNSPEC);
+	nft_end(buf, &off);
+	nft_msg(buf, &off, NFT_TYPE(NFT_MSG_NEWTABLE), NLM_F_CREATE | NLM_F_ACK, NFPROTO_INET);
+	nla_put((struct nlmsghdr *)(buf + off), NFTA_TABLE_NAME, "gt", 3);
+	nft_end(buf, &off);
+	for (i = 0; i < 2; i++) {
+		struct nlmsghdr *n;
+		struct rtattr *nest, *elem;
+		uint32_t h = htonl(hook[i]);
+
+		nft_msg(buf, &off, NFT_TYPE(NFT_MSG_NEWCHAIN), NLM_F_CREATE | NLM_F_ACK, NFPROTO_INET);
+		n = (struct nlmsghdr *)(buf + off);
+		nla_put(n, NFTA_CHAIN_TABLE, "gt", 3);
+		nla_put(n, NFTA_CHAIN_NAME, chain[i], strlen(chain[i]) + 1);
+		nest = nla_put(n, NFTA_CHAIN_HOOK | NLA_F_NESTED, NULL, 0);
+		nla_put(n, NFTA_HOOK_HOOKNUM, &h, sizeof(h));
+		nla_put(n, NFTA_HOOK_PRIORITY, &prio, sizeof(prio));
+		nla_end(n, nest);
+		nla_put(n, NFTA_CHAIN_TYPE, "filter", 7);
+		nft_end(buf, &off);
+
+		nft_msg(buf, &off, NFT_TYPE(NFT_MSG_NEWRULE),
+			NLM_F_CREATE | NLM_F_APPEND | NLM_F_ACK, NFPROTO_INET);
+		n = (struct nlmsghdr *)(buf + off);
+		nla_put(n, NFTA_RULE_TABLE, "gt", 3);
+		nla_put(n, NFTA_RULE_CHAIN, chain[i], strlen(chain[i]) + 1);
+		nest = nla_put(n, NFTA_RULE_EXPRESSIONS | NLA_F_NESTED, NULL, 0);
+		elem = nla_put(n, NFTA_LIST_ELEM | NLA_F_NESTED, NULL, 0);
+		nla_put(n, NFTA_EXPR_NAME, "counter", 8);
+		nla_end(n, elem);
+		nla_end(n, nest);
+		nft_end(buf, &off);
+	}
+	nft_msg(buf, &off, NFNL_MSG_BATCH_END, 0, AF_UNSPEC);
+	nft_end(buf, &off);
+
+	fd = socket(AF_NETLINK, SOCK_RAW, NETLINK_NETFILTER);
+	if (fd < 0)
+		fatal("netfilter netlink socket (is CONFIG_NF_TABLES set?)");
+	if (sendto(fd, buf, off, 0, (struct sockaddr *)&sa, sizeof(sa)) != (ssize_t)off)
+		fatal("send the nftables batch");
+	while (acks < 5) {
+		char reply[4096];
+		ssize_t got = recv(fd, reply, sizeof(reply), 0);
+		struct nlmsghdr *r;
+		int left = got;
+
+		if (got <= 0)
+			fatal("nftables reply");
+		for (r = (struct nlmsghdr *)reply; NLMSG_OK(r, left); r = NLMSG_NEXT(r, left)) {
+			struct nlmsgerr *e = NLMSG_DATA(r);
+
+			if (r->nlmsg_type != NLMSG_ERROR)
+				continue;
+			if (e->error) {
+				errno = -e->error;
+				fatal("nftables message %u of the batch", r->nlmsg_seq);
+			}
+			acks++;
+		}
+	}
+	close(fd);
+}
+
+/* The packets the counter rule of chain NAME (table gt, inet) counted. */
+static uint64_t nft_counted(const char *name)
+{
+	static char buf[256], reply[8192];
+	size_t off = 0;
+	struct nlmsghdr *n;
+	uint64_t packets = 0;
+	int fd, done = 0;
+
+	nft_msg(buf, &off, NFT_TYPE(NFT_MSG_GETRULE), NLM_F_DUMP, NFPROTO_INET);
+	n = (struct nlmsghdr *)buf;
+	nla_put(n, NFTA_RULE_TABLE, "gt", 3);
+	nla_put(n, NFTA_RULE_CHAIN, name, strlen(name) + 1);
+	nft_end(buf, &off);
+	fd = socket(AF_NETLINK, SOCK_RAW, NETLINK_NETFILTER);
+	if (fd < 0 || send(fd, buf, off, 0) != (ssize_t)off)
+		fatal("ask nftables for the rules of chain %s", name);
+	while (!done) {
+		ssize_t got = recv(fd, reply, sizeof(reply), 0);
+		int left = got;
+		struct nlmsghdr *r;
+
+		if (got <= 0)
+			fatal("nftables rule dump");
+		for (r = (struct nlmsghdr *)reply; NLMSG_OK(r, left); r = NLMSG_NEXT(r, left)) {
+			struct rtattr *a;
+			int alen;
+
+			if (r->nlmsg_type == NLMSG_DONE || r->nlmsg_type == NLMSG_ERROR) {
+				done = 1;
+				break;
+			}
+			/* rule -> expressions -> elem -> data -> packets */
+			a = (struct rtattr *)((char *)NLMSG_DATA(r) + NLMSG_ALIGN(sizeof(struct nfgenmsg)));
+			alen = r->nlmsg_len - NLMSG_LENGTH(sizeof(struct nfgenmsg));
+			for (; RTA_OK(a, alen); a = RTA_NEXT(a, alen)) {
+				struct rtattr *l, *e, *d;
+				int ll, el, dl;
+
+				if ((a->rta_type & NLA_TYPE_MASK) != NFTA_RULE_EXPRESSIONS)
+					continue;
+				ll = RTA_PAYLOAD(a);
+				for (l = RTA_DATA(a); RTA_OK(l, ll); l = RTA_NEXT(l, ll)) {
+					el = RTA_PAYLOAD(l);
+					for (e = RTA_DATA(l); RTA_OK(e, el); e = RTA_NEXT(e, el)) {
+						if ((e->rta_type & NLA_TYPE_MASK) != NFTA_EXPR_DATA)
+							continue;
+						dl = RTA_PAYLOAD(e);
+						for (d = RTA_DATA(e); RTA_OK(d, dl); d = RTA_NEXT(d, dl)) {
+							uint64_t v;
+
+							if ((d->rta_type & NLA_TYPE_MASK) != NFTA_COUNTER_PACKETS)
+								continue;
+							memcpy(&v, RTA_DATA(d), sizeof(v));
+							packets += be64toh(v);
+						}
+					}
+				}
+			}
+		}
+	}
+	close(fd);
+	return packets;
 }
 
 /* Make bridge NAME, up, with STP off (ports forward at once). */
@@ -786,6 +958,8 @@ int main(int argc, char **argv)
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	signal(SIGPIPE, SIG_IGN);
+	if (extended)
+		nft_counting_chains();
 	if (!strcmp(paths, "all") || !strcmp(paths, "loopback"))
 		bad += run_path("loopback", 0, 0, seconds);
 	if (!strcmp(paths, "all") || !strcmp(paths, "veth"))
@@ -794,6 +968,16 @@ int main(int argc, char **argv)
 		bad += run_path("loopback6", 0, 1, seconds);
 	if (!strcmp(paths, "all") || !strcmp(paths, "veth6"))
 		bad += run_path("veth6", 1, 1, seconds);
+	if (extended) {
+		uint64_t in = nft_counted("in"), out = nft_counted("out");
+
+		printf("TRAFFIC path=host proto=nftables input_packets=%llu output_packets=%llu\n",
+		       (unsigned long long)in, (unsigned long long)out);
+		if (!in || !out) {
+			printf("TRAFFIC path=host nftables check failed: a counter rule counted nothing\n");
+			bad++;
+		}
+	}
 	printf("TRAFFIC-RESULT %s (%d failed checks)\n", bad ? "FAIL" : "PASS", bad);
 	return bad ? 1 : 0;
 usage:
