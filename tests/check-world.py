@@ -56,12 +56,13 @@ def main() -> int:
         if not w:
             continue
         try:
-            if w[0] == "class" and len(w) == 3:
+            if w[0] in ("class", "site") and len(w) == 3:
+                # the class table of masks.txt, or the converter's sites.txt
                 want = canon(w[2])
-                got = classes.get(w[1])
-                check = f"{name}:class {w[1]}"
+                got = (classes if w[0] == "class" else sites).get(w[1])
+                check = f"{name}:{w[0]} {w[1]}"
                 ok = got == want
-                why = f"expected {want}, got {got or 'no class line'}"
+                why = f"expected {want}, got {got or f'no {w[0]} line'}"
             elif w[0] == "section" and len(w) == 4:
                 want = canon(w[3])
                 secs = [s for s in sections if s[2] == w[1] and
@@ -87,12 +88,6 @@ def main() -> int:
                 check = f"{name}:component {w[1]}"
                 ok = got == str(int(w[1]))
                 why = f"expected {w[1]} classes, got {got or 'no lock order line'}"
-            elif w[0] == "site" and len(w) == 3:
-                want = canon(w[2])
-                got = sites.get(w[1])
-                check = f"{name}:site {w[1]}"
-                ok = got == want
-                why = f"expected {want}, got {got or 'no site line'}"
             elif w[0] == "absent" and len(w) == 3:
                 got = classes.get(w[1])
                 check = f"{name}:absent {w[1]} {w[2]}"
