@@ -812,16 +812,16 @@ class TU:
         if op in ("add", "sub", "or", "and", "xor"):
             r2 = re.sub(r"^((nuw|nsw|exact|disjoint) )+", "", rest)
             t, i = read_type(r2)
-            ops = split_top(r2[i:])
-            for v in ops:
-                src = self.operand(fid, t, v)
+            srcs = [self.operand(fid, t, v) for v in split_top(r2[i:])]
+            for src in srcs:
                 if src and dst:
                     self.cons.append(["copy", dst, src])
             # per_cpu_ptr(p, cpu): p + __per_cpu_offset[cpu]; a p that is
-            # no constant address may be memory from alloc_percpu()
-            if dst and op == "add" and any(f"{fid}/{v.strip()}" in self.pco_off for v in ops) \
-                    and any(v.strip().startswith("%") and f"{fid}/{v.strip()}" not in self.pco_off
-                            for v in ops):
+            # no constant address (an SSA value, fid/%x) may be memory
+            # from alloc_percpu()
+            if dst and op == "add" and any(src in self.pco_off for src in srcs) and \
+                    any(src and src.startswith(f"{fid}/%") and src not in self.pco_off
+                        for src in srcs):
                 self.cons.append(["addr", dst, PERCPU_DYNAMIC])
             return
         if op in ("extractvalue", "insertvalue"):
