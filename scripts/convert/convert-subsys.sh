@@ -7,7 +7,8 @@
 #         MASKS defaults to $OUT/vectors/sites.txt (make analyze: the
 #         v2 analysis's proven mask per section); a class table from
 #         make analyze-v1 ($OUT/analyze/masks.txt) still works.
-# Reads:  SUBSYS's files at tag base of $TREE (whatever is checked out), MASKS (refused when made with CLOSED_WORLD=1, unless
+# Reads:  SUBSYS's files at tag base of $TREE (whatever is checked out),
+#         MASKS (refused when made with CLOSED_WORLD=1, unless
 #         ALLOW_CLOSED_WORLD=1), OVERRIDES (optional auditors' table in the same
 #         format; its lines win), PCPU_FUNCS (default
 #         $OUT/analyze/pcpu-functions.txt when present), JOBS (default 2).
@@ -48,7 +49,9 @@ if grep -q '^site ' "$masks"; then
 fi
 python3 "$TOP/scripts/convert/convert-masks.py" "$masks" ${mask_overrides:+"$mask_overrides"} ||
 	exit 2
-[ -n "$(git -C "$TREE" ls-tree base -- "$subsys" 2>/dev/null)" ] ||
+git -C "$TREE" rev-parse -q --verify 'base^{commit}' >/dev/null ||
+	die "$stage" "$TREE has no tag base; run 'make tree'" 2
+[ -n "$(git -C "$TREE" ls-tree base -- "$subsys")" ] ||
 	die "$stage" "no such folder at tag base of $TREE: $subsys" 2
 
 dest=$OUT/convert/$name
@@ -84,8 +87,6 @@ PY
 # the work tree may be at core or at a stacked series (a build, a
 # bisection), where the sections are already converted or the files
 # changed, and it is left as it is.
-git -C "$TREE" rev-parse -q --verify 'base^{commit}' >/dev/null ||
-	die "$stage" "$TREE has no tag base; run 'make tree'" 2
 mkdir -p "$dest/orig"
 git -C "$TREE" archive base -- "$subsys" | tar -x -C "$dest/orig" ||
 	die "$stage" "cannot read $subsys at tag base from $TREE" 1
