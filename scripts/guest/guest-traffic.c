@@ -281,10 +281,9 @@ static void nla_end(struct nlmsghdr *n, struct rtattr *nest)
 	nest->rta_len = (char *)n + n->nlmsg_len - (char *)nest;
 }
 
-static int nl_error;
-
-/* Send one rtnetlink request and read its ack; 0, or -1 with nl_error. */
-static int nl_talk(struct nlmsghdr *n)
+/* Send one rtnetlink request and read its ack; on an error, stop with
+ * errno set from it and WHAT (a printf format) as the message. */
+static void nl_talk(struct nlmsghdr *n, const char *what, ...)
 {
 	char reply[1024];
 	struct nlmsgerr *err;
@@ -301,10 +300,38 @@ static int nl_talk(struct nlmsghdr *n)
 	close(fd);
 	err = NLMSG_DATA((struct nlmsghdr *)reply);
 	if (((struct nlmsghdr *)reply)->nlmsg_type == NLMSG_ERROR && err->error) {
-		nl_error = err->error;
-		return -1;
+		char msg[256];
+		va_list ap;
+
+		va_start(ap, what);
+		vsnprintf(msg, sizeof(msg), what, ap);
+		va_end(ap);
+		errno = -err->error;
+		fatal("%s", msg);
 	}
-	return 0;
+}
+
+/* Start an RTM_NEWLINK request (FLAGS besides request and ack) in REQ. */
+static void link_request(struct nlreq *req, int flags)
+{
+	memset(req, 0, sizeof(*req));
+	req->n.nlmsg_len = NLMSG_LENGTH(sizeof(struct ifinfomsg));
+	req->n.nlmsg_type = RTM_NEWLINK;
+	req->n.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | flags;
+	req->i.ifi_family = AF_UNSPEC;
+}
+
+/* Start creating link NAME of KIND in REQ; returns the IFLA_LINKINFO
+ * nest, still open for the kind's data. */
+static struct rtattr *new_link(struct nlreq *req, const char *name, const char *kind)
+{
+	struct rtattr *linkinfo;
+
+	link_request(req, NLM_F_CREATE | NLM_F_EXCL);
+	nla_put(&req->n, IFLA_IFNAME, name, strlen(name) + 1);
+	linkinfo = nla_put(&req->n, IFLA_LINKINFO, NULL, 0);
+	nla_put(&req->n, IFLA_INFO_KIND, kind, strlen(kind));
+	return linkinfo;
 }
 
 /* Create veth pair NAME <-> PEER with PEER moved into the netns of PID. */
@@ -315,14 +342,7 @@ static void make_veth(const char *name, const char *peer, pid_t pid)
 	struct ifinfomsg peer_ifi;
 	uint32_t nspid = pid;
 
-	memset(&req, 0, sizeof(req));
-	req.n.nlmsg_len = NLMSG_LENGTH(sizeof(struct ifinfomsg));
-	req.n.nlmsg_type = RTM_NEWLINK;
-	req.n.nlmsg_flags = NLM_F_REQUEST | NLM_F_CREATE | NLM_F_EXCL | NLM_F_ACK;
-	req.i.ifi_family = AF_UNSPEC;
-	nla_put(&req.n, IFLA_IFNAME, name, strlen(name) + 1);
-	linkinfo = nla_put(&req.n, IFLA_LINKINFO, NULL, 0);
-	nla_put(&req.n, IFLA_INFO_KIND, "veth", 4);
+	linkinfo = new_link(&req, name, "veth");
 	data = nla_put(&req.n, IFLA_INFO_DATA, NULL, 0);
 	peerinfo = nla_put(&req.n, VETH_INFO_PEER, NULL, 0);
 	/* the peer's attributes follow a struct ifinfomsg of its own */
@@ -335,10 +355,7 @@ static void make_veth(const char *name, const char *peer, pid_t pid)
 	nla_end(&req.n, data);
 	nla_end(&req.n, linkinfo);
 
-	if (nl_talk(&req.n)) {
-		errno = -nl_error;
-		fatal("create veth %s/%s (is CONFIG_VETH set?)", name, peer);
-	}
+	nl_talk(&req.n, "create veth %s/%s (is CONFIG_VETH set?)", name, peer);
 }
 
 /* --- nftables over raw netlink: table "gt" (inet), chains "in" and "out"
@@ -513,19 +530,9 @@ static void make_bridge(const char *name)
 	struct nlreq req;
 	struct rtattr *linkinfo;
 
-	memset(&req, 0, sizeof(req));
-	req.n.nlmsg_len = NLMSG_LENGTH(sizeof(struct ifinfomsg));
-	req.n.nlmsg_type = RTM_NEWLINK;
-	req.n.nlmsg_flags = NLM_F_REQUEST | NLM_F_CREATE | NLM_F_EXCL | NLM_F_ACK;
-	req.i.ifi_family = AF_UNSPEC;
-	nla_put(&req.n, IFLA_IFNAME, name, strlen(name) + 1);
-	linkinfo = nla_put(&req.n, IFLA_LINKINFO, NULL, 0);
-	nla_put(&req.n, IFLA_INFO_KIND, "bridge", 6);
+	linkinfo = new_link(&req, name, "bridge");
 	nla_end(&req.n, linkinfo);
-	if (nl_talk(&req.n)) {
-		errno = -nl_error;
-		fatal("create bridge %s (is CONFIG_BRIDGE set?)", name);
-	}
+	nl_talk(&req.n, "create bridge %s (is CONFIG_BRIDGE set?)", name);
 }
 
 /* Make interface PORT a port of bridge MASTER. */
@@ -534,19 +541,12 @@ static void set_master(const char *port, const char *master)
 	struct nlreq req;
 	uint32_t m = if_nametoindex(master);
 
-	memset(&req, 0, sizeof(req));
-	req.n.nlmsg_len = NLMSG_LENGTH(sizeof(struct ifinfomsg));
-	req.n.nlmsg_type = RTM_NEWLINK;
-	req.n.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
-	req.i.ifi_family = AF_UNSPEC;
+	link_request(&req, 0);
 	req.i.ifi_index = if_nametoindex(port);
 	if (!m || !req.i.ifi_index)
 		fatal("no interface %s or %s", port, master);
 	nla_put(&req.n, IFLA_MASTER, &m, sizeof(m));
-	if (nl_talk(&req.n)) {
-		errno = -nl_error;
-		fatal("make %s a port of %s", port, master);
-	}
+	nl_talk(&req.n, "make %s a port of %s", port, master);
 }
 
 /* Replace DEV's root qdisc with KIND (no options: the defaults). */
@@ -566,11 +566,8 @@ static void set_root_qdisc(const char *dev, const char *kind)
 	req.t.tcm_ifindex = if_nametoindex(dev);
 	req.t.tcm_parent = TC_H_ROOT;
 	nla_put(&req.n, TCA_KIND, kind, strlen(kind) + 1);
-	if (nl_talk(&req.n)) {
-		errno = -nl_error;
-		fatal("replace the root qdisc of %s with %s (is CONFIG_NET_SCH_%s set?)",
-		      dev, kind, strcmp(kind, "sfq") ? "FQ_CODEL" : "SFQ");
-	}
+	nl_talk(&req.n, "replace the root qdisc of %s with %s (is CONFIG_NET_SCH_%s set?)",
+		dev, kind, strcmp(kind, "sfq") ? "FQ_CODEL" : "SFQ");
 }
 
 /* --- receiver: one process, poll() over TCP listener/stream, UDP and ctl */
