@@ -3,7 +3,8 @@
 
 Usage:  audit-note.py --subsys SUBSYS --sites SITES.json --evidence EVIDENCE.json
                       [--vectors VECTORS.json --summary SUMMARY.txt]
-                      [--remarks FILE] --out NOTE.md
+                      [--remarks FILE] [--observed FILE] [--lockdep-classes OUT]
+                      --out NOTE.md
 Reads:  the conversion's final site list (convert-report.py's sites.json);
         with --vectors and --summary (make analyze's vectors.json and
         summary.txt), the analysis, of which it first writes EVIDENCE.json:
@@ -15,11 +16,20 @@ Reads:  the conversion's final site list (convert-report.py's sites.json);
         printed under that section (per-CPU or architecture concerns the
         analysis cannot see); a remark starting "veto:" leaves the section
         on the all-vector API (convert-subsys.sh gives the site ALL).
+        Optional lockdep observations (--observed, written by
+        lockdep-observed.py from a boot of the converted kernel under
+        load): "<lockdep class> <usage characters>|not-taken" lines, and
+        "# " header lines that say which boot.
 Writes: NOTE.md: the summary table (sections in compiled SUBSYS files,
         converted, left alone by reason, masks), then per converted
         section every vector held back with one evidence chain, every
         vector left running with why no chain exists, and the verdict;
         then the sections the auditors vetoed, with their reasons.
+        --lockdep-classes OUT: the lockdep names of the converted sections'
+        classes that lockdep names after a variable (a static or global
+        lock: the variable's name), one per line, for the guest to look up
+        in /proc/lockdep; a struct-field class has one lockdep class per
+        initialisation site and no one name.
 Exit:   0 written, 1 a converted site the analysis has no section for,
         2 usage error or missing input.
 """
@@ -36,6 +46,52 @@ from typing import Any
 
 VECTORS = ("HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL",
            "TASKLET", "SCHED", "HRTIMER", "RCU")
+
+
+# /proc/lockdep's usage characters: a write and a read character for each
+# state, in kernel/locking/lockdep_states.h's order (core series).
+LOCKDEP_STATES = ("HARDIRQ",) + VECTORS
+
+
+def lockdep_name(cls: str) -> str | None:
+    """The lockdep class name of an analysis class, when it has one name:
+    a lock variable ("net/802/psnap.c:snap_lock" or "rtnl_mutex")."""
+    name = cls.rsplit(":", 1)[-1] if not cls.startswith("percpu:") else ""
+    return name if re.fullmatch(r"[A-Za-z_]\w*", name) else None
+
+
+def usage_words(usage: str) -> str:
+    """Say what a /proc/lockdep usage string records, per state."""
+    if usage == "not-taken":
+        return "not taken during the boot"
+    if len(usage) != 2 * len(LOCKDEP_STATES):
+        return f"`{usage}` (not the {2 * len(LOCKDEP_STATES)} characters of the core's states)"
+    inside, enabled = [], []
+    for i, state in enumerate(LOCKDEP_STATES):
+        pair = usage[2 * i:2 * i + 2]
+        if "-" in pair or "?" in pair:
+            inside.append(state)
+        if "+" in pair or "?" in pair:
+            enabled.append(state)
+    return (f"`{usage}`: taken in {', '.join(inside) or 'no interrupt or softirq context'}; "
+            f"taken with {', '.join(enabled) or 'nothing'} enabled")
+
+
+def observed_of(path: str | None) -> tuple[list[str], dict[str, str]]:
+    """Header lines and class -> usage of a lockdep-observed file."""
+    head: list[str] = []
+    usage: dict[str, str] = {}
+    if path is None:
+        return head, usage
+    with open(path, encoding="utf-8") as fh:
+        for raw in fh:
+            line = raw.strip()
+            if line.startswith("#"):
+                head.append(line.lstrip("# "))
+            elif line:
+                name, _, what = line.partition(" ")
+                usage[name] = what.strip()
+    return head, usage
 
 
 def vecs(mask: str) -> list[str]:
@@ -74,7 +130,8 @@ def rootless(summary: str) -> list[str]:
 
 def section_block(sec: dict[str, Any], site: dict[str, Any],
                   classes: dict[str, Any], norooot: list[str],
-                  remarks: list[str]) -> list[str]:
+                  remarks: list[str],
+                  observed: tuple[list[str], dict[str, str]]) -> list[str]:
     """The note's paragraph for one converted section."""
     held = [str(v) for v in site["mask"]] if isinstance(site["mask"], list) else list(VECTORS)
     open_ = [v for v in VECTORS if v not in held]
@@ -125,10 +182,23 @@ def section_block(sec: dict[str, Any], site: dict[str, Any],
     out.append("- Per-CPU data: " + (", ".join(f"`{c}`" for c in pcpu) if pcpu else
                                      "none written raw in the section."))
     out.append("- Overrides: none (no call edge cut).")
-    out.append("- Lockdep under load: not in the note yet. `make` and `make check-full` "
-               "(suite boot-net) boot the converted series with lockdep under plan "
-               "`campaign` and fail on any report, but whether this section ran there, "
-               "and its class's per-vector usage in `/proc/lockdep`, are not read back.")
+    head, usage = observed
+    if not head:
+        out.append("- Lockdep under load: no observation recorded (conversions/"
+                   "<subsys>/lockdep-observed is written by `make`'s observe stage).")
+    elif not own + inner:
+        out.append("- Lockdep under load: no lock class to look up.")
+    else:
+        out.append(f"- Lockdep under load ({'; '.join(head)}):")
+        for c in own + inner:
+            name = lockdep_name(c)
+            if name is None:
+                out.append(f"  - `{c}`: no single lockdep class (lockdep keys it by "
+                           "initialisation site), not looked up.")
+            elif name in usage:
+                out.append(f"  - `{c}` (lockdep `{name}`): {usage_words(usage[name])}.")
+            else:
+                out.append(f"  - `{c}` (lockdep `{name}`): not looked up in that boot.")
     for r in remarks:
         out.append(f"- Auditor: {r}")
     veto = any(r.startswith("veto:") for r in remarks)
@@ -170,11 +240,13 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--vectors")
     ap.add_argument("--summary")
     ap.add_argument("--remarks")
+    ap.add_argument("--observed")
+    ap.add_argument("--lockdep-classes")
     a = ap.parse_args(argv)
     if bool(a.vectors) != bool(a.summary):
         print("audit-note.py: give both --vectors and --summary, or neither", file=sys.stderr)
         return 2
-    inputs: list[str] = [p for p in (a.sites, a.vectors, a.summary,
+    inputs: list[str] = [p for p in (a.sites, a.vectors, a.summary, a.observed,
                                      None if a.vectors else a.evidence) if p]
     for path in inputs:
         if not os.path.isfile(path):
@@ -189,6 +261,7 @@ def main(argv: list[str]) -> int:
     data = load_json(a.evidence)
     summary = "\n".join(data["summary"])
     remarks = remarks_of(a.remarks)
+    observed = observed_of(a.observed)
     norooot = rootless(summary)
     prefix = a.subsys.rstrip("/") + "/"
     secs: dict[str, dict[str, Any]] = {s["loc"]: s for s in data["sections"]}
@@ -224,13 +297,17 @@ def main(argv: list[str]) -> int:
             for m, n in sorted(per_mask.items(), key=lambda x: (-x[1], x[0]))]
     out += ["", "## Converted sections", ""]
     missing = []
+    names: set[str] = set()
     for site in sorted(conv, key=lambda s: (str(s["file"]), int(s["line"]))):
         loc = f"{site['file']}:{site['line']}"
         sec = secs.get(loc)
         if sec is None:
             missing.append(loc)
             continue
-        out += section_block(sec, site, data["classes"], norooot, remarks.get(loc, []))
+        out += section_block(sec, site, data["classes"], norooot, remarks.get(loc, []),
+                             observed)
+        names.update(n for c in list(sec["classes"]) + list(sec.get("inner", []))
+                     if (n := lockdep_name(c)))
     if not conv:
         out += ["None.", ""]
     vetoed = sorted(loc for loc, rs in remarks.items() if any(r.startswith("veto:") for r in rs))
@@ -245,6 +322,11 @@ def main(argv: list[str]) -> int:
     out.append("")
     with open(a.out, "w", encoding="utf-8") as fh:
         fh.write("\n".join(out).rstrip("\n") + "\n")
+    if a.lockdep_classes:
+        with open(a.lockdep_classes, "w", encoding="utf-8") as fh:
+            fh.write(f"# lockdep classes of the converted {a.subsys} sections "
+                     "(scripts/convert/audit-note.py)\n")
+            fh.writelines(f"{n}\n" for n in sorted(names))
     if missing:
         print("audit-note.py: converted sites the analysis has no section for: "
               + ", ".join(missing), file=sys.stderr)

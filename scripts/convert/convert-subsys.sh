@@ -11,8 +11,11 @@
 #         MASKS (refused when made with CLOSED_WORLD=1, unless
 #         ALLOW_CLOSED_WORLD=1), OVERRIDES (optional auditors' table in the same
 #         format; its lines win), PCPU_FUNCS (default
-#         $OUT/analyze/pcpu-functions.txt when present), JOBS (default 2).
-# Writes: conversions/<name>/NNNN-<dir>.patch, series and masks, the
+#         $OUT/analyze/pcpu-functions.txt when present), JOBS (default 2),
+#         conversions/<name>/lockdep-observed when present (lockdep's usage
+#         of the converted classes in a boot under load, for the note).
+# Writes: conversions/<name>/NNNN-<dir>.patch, series, masks and
+#         lockdep-classes (the lockdep names the guest looks up), the
 #         lines of the table for SUBSYS (<name> is SUBSYS with '/' as '-';
 #         CONV_DIR=dir writes them there instead; regenerating, from the
 #         analysis or from that masks file, reproduces them byte for byte),
@@ -34,6 +37,9 @@ masks=${2:-$OUT/vectors/sites.txt}
 name=${subsys//\//-}
 need_tool "$stage" spatch python3 diff
 [ -f "$masks" ] || die "$stage" "no mask table $masks; run 'make analyze' first" 2
+# absolute: the script changes folder below, and a relative table read
+# there again would be missing (the committed table was written empty)
+masks=$(realpath -e "$masks")
 # A closed-world table ignored every caller outside the analysed folders:
 # its masks are not proven and must not reach a conversion patch.
 if grep -q '^# CLOSED-WORLD' "$masks" && [ "${ALLOW_CLOSED_WORLD:-0}" != 1 ]; then
@@ -169,8 +175,13 @@ if grep -q '^site ' "$masks"; then
 		cp "$vdir/evidence.json" "$conv/evidence.json" 2>/dev/null ||
 			die "$stage" "no vectors.json next to $masks and no evidence.json either" 2
 	fi
+	# lockdep's view of the converted classes in a boot under load: a
+	# committed input, like the remarks (make's observe-net stage).
+	observed=$TOP/conversions/$name/lockdep-observed
+	[ -f "$observed" ] && ev+=(--observed "$observed")
 	python3 "$TOP/scripts/convert/audit-note.py" --subsys "$subsys" \
-		--sites "$dest/sites.json" "${ev[@]}" --remarks "$remarks" --out "$note" ||
+		--sites "$dest/sites.json" "${ev[@]}" --remarks "$remarks" --out "$note" \
+		--lockdep-classes "$conv/lockdep-classes" ||
 		die "$stage" "audit note failed" 1
 	log "$stage" "wrote $note"
 elif [ ! -f "$note" ]; then
