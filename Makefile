@@ -56,7 +56,7 @@ deps: ## install missing Debian packages (apt)
 tree: ## unpack linux-source-6.1 into $(WORK)/linux as a git repo (tag base); FORCE=1 discards local changes
 	@$(S)/kernel/setup-tree.sh
 
-initramfs: ## build the guest initramfs (busybox, init, plans, guest programs)
+initramfs: tree ## build the guest initramfs (busybox, init, plans, guest programs)
 	@$(S)/kernel/make-initramfs.sh
 
 build: ## build kernel VARIANT (base, core, ...: a tag of the work tree)

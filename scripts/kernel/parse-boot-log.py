@@ -8,8 +8,8 @@ Usage: parse-boot-log.py LOG [--qemu-status N] [--timed-out]
 
 Reads a serial console log written by scripts/kernel/boot-kernel.sh (or any saved
 log: no kernel tree or QEMU needed) and prints a summary: the verdict, the
-plan's steps, the lockdep self-test line, KUnit results (KTAP) and traffic
-figures.  Verdicts, from worst to best:
+plan's steps, the lockdep self-test line, KUnit results (KTAP), traffic
+figures and the networking self-tests' verdicts (SELFTEST lines).  Verdicts, from worst to best:
 
   TIMEOUT    QEMU was killed by the timeout
   CRASH      panic, oops, BUG:, general protection fault, stall
@@ -82,6 +82,9 @@ STEP = re.compile(r"^PLAN-STEP (?P<name>\S+) (?P<status>PASS|FAIL) rc=(?P<rc>\d+
 PLAN_END = re.compile(r"^PLAN-END plan=(?P<plan>\S+) passed=(?P<p>\d+) failed=(?P<f>\d+)")
 TRAFFIC = re.compile(r"^TRAFFIC path=(?P<path>\S+) proto=(?P<proto>\S+) (?P<rest>.*)$")
 TRAFFIC_RESULT = re.compile(r"^TRAFFIC-RESULT (?P<status>PASS|FAIL)")
+LOCKDEP_USAGE = re.compile(r"^LOCKDEP-USAGE (?P<name>\S+) (?P<usage>[-+?.]+|not-taken)$")
+NET_SELFTEST = re.compile(
+    r"^SELFTEST (?P<name>\S+) (?P<verdict>PASS|FAIL|SKIP) rc=(?P<rc>\d+) secs=(?P<secs>[0-9.]+)")
 
 SEVERITY = ["PASS", "NO_RESULT", "FAIL", "WARNING", "LOCKDEP", "CRASH", "TIMEOUT"]
 
@@ -106,6 +109,12 @@ class BootReport:
     kunit_suites: list[KunitCase] = field(default_factory=list)
     traffic: list[dict[str, str]] = field(default_factory=list)
     traffic_result: str | None = None
+    # the kernel's networking self-tests (scripts/guest/net-selftest):
+    # name, PASS|FAIL|SKIP, exit code, seconds
+    selftests: list[tuple[str, str, int, float]] = field(default_factory=list)
+    # lock class -> its usage characters in /proc/lockdep, or "not-taken"
+    # (scripts/guest/lockdep-usage)
+    lockdep_usage: dict[str, str] = field(default_factory=dict)
     first_problem: list[str] = field(default_factory=list)
     lockdep_report: list[str] = field(default_factory=list)
 
@@ -194,6 +203,11 @@ def parse(text: str, allow: list[re.Pattern[str]], expect_kunit: list[str],
             rep.traffic.append({"path": m.group("path"), "proto": m.group("proto"), **fields})
         if (m := TRAFFIC_RESULT.match(line)):
             rep.traffic_result = m.group("status")
+        if (m := LOCKDEP_USAGE.match(line)):
+            rep.lockdep_usage[m.group("name")] = m.group("usage")
+        if (m := NET_SELFTEST.match(line)):
+            rep.selftests.append((m.group("name"), m.group("verdict"), int(m.group("rc")),
+                                  float(m.group("secs"))))
         if (m := LOCKDEP_SELFTEST.search(line)):
             rep.lockdep_selftest = m.group(1)
         if any(a.search(line) for a in allow):
@@ -254,6 +268,10 @@ def summary(rep: BootReport, log: str) -> str:
                 for c in rep.kunit_cases]
     else:
         out.append("  kunit: no cases")
+    for name, usage in rep.lockdep_usage.items():
+        out.append(f"  lockdep usage {name}: {usage}")
+    for name, verdict, rc, secs in rep.selftests:
+        out.append(f"  selftest {name}: {verdict} rc={rc} secs={secs}")
     for t in rep.traffic:
         figures = " ".join(f"{k}={v}" for k, v in t.items() if k not in ("path", "proto"))
         out.append(f"  traffic {t['path']}/{t['proto']}: {figures}")
