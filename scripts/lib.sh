@@ -24,6 +24,14 @@ export PYTHONPATH="$TOP/semantic-patches${PYTHONPATH:+:$PYTHONPATH}"
 # shellcheck disable=SC2034 # used by the scripts that source this file
 SOFTIRQ_MISUSE_WARNING='at kernel/softirq\.c:[0-9]+ softirq_mask_report\+'
 
+# The converted kernel's configuration: the campaign configuration the
+# masks are proven for (guest + campaign fragments, as variant "campaign"
+# at tag base) plus the core series' KUnit suite and lockdep test.  make
+# check builds the core kernel with it too, so that the converted kernel
+# after it recompiles only the converted files.
+# shellcheck disable=SC2034 # used by the scripts that source this file
+NET_KFRAGMENTS="$TOP/scripts/kconfig/guest.config $TOP/scripts/kconfig/campaign.config $TOP/scripts/kconfig/core.config"
+
 _t0=$(date +%s)
 
 # log STAGE MESSAGE...: a progress line with wall-clock time.

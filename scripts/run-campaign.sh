@@ -37,7 +37,7 @@ stage() {
 
 stage deps "" scripts/install-deps.sh
 stage tree "deps" scripts/kernel/setup-tree.sh
-stage initramfs "deps" scripts/kernel/make-initramfs.sh
+stage initramfs "tree" scripts/kernel/make-initramfs.sh
 stage build-base "tree" scripts/kernel/build-kernel.sh base base
 stage boot-base "build-base initramfs" scripts/kernel/boot-kernel.sh base default
 if [ -f core-patches/series ]; then
@@ -58,11 +58,19 @@ if [ -x scripts/convert/convert-subsys.sh ]; then
 	# the stacked series (base, core, conversions) in the campaign
 	# configuration: built, sparse on the converted files, booted under load
 	stage series "core convert-net" scripts/series/make-series.sh
-	stage build-net "series" env KFRAGMENTS="$TOP/scripts/kconfig/guest.config $TOP/scripts/kconfig/campaign.config" \
+	stage build-net "series" env KFRAGMENTS="$NET_KFRAGMENTS" \
 		scripts/kernel/build-kernel.sh campaign-net series
-	stage sparse-net "build-net" env KFRAGMENTS="$TOP/scripts/kconfig/guest.config $TOP/scripts/kconfig/campaign.config" \
-		scripts/kernel/sparse-check.sh core series
-	stage boot-net "build-net initramfs" scripts/kernel/boot-kernel.sh campaign-net campaign
+	stage sparse-net "build-net" scripts/kernel/sparse-check.sh core series
+	stage wide-net "series" scripts/kernel/compile-wide.sh core series
+	stage boot-net "build-net initramfs" env BOOT_ALLOW="$SOFTIRQ_MISUSE_WARNING" \
+		scripts/kernel/boot-kernel.sh campaign-net campaign
+	# lockdep's usage of the converted classes in that boot, into the note
+	stage observe-net "boot-net" scripts/convert/observe-lockdep.sh net campaign-net-campaign
+	# the whole networking self-test set, base (variant campaign, which
+	# the analyze stage built) vs converted, side by side
+	stage selftests-net "analyze build-net initramfs" env BOOT_ALLOW="$SOFTIRQ_MISUSE_WARNING" \
+		RESULTS_FILE="$TOP/results/net-selftests.md" \
+		scripts/kernel/run-net-selftests.sh net-selftests campaign campaign-net
 fi
 
 {

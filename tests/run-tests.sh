@@ -21,7 +21,8 @@ set -euo pipefail
 # name:kind:command, in order (cheap first, kernel builds last); kind
 # "tool" needs no kernel tree and runs under the fresh PATH.  Suites that
 # need another suite's state say so and fail at once when run alone
-# (bisect-lockdep and bench need the core suite's tag and build).
+# (bisect-lockdep, boot-net, core-static and bench need the core suite's
+# tag and build, boot-net also boot-base's boot).
 all_suites=(
 	"fresh:tool:tests/test-fresh.sh"
 	"static:tool:tests/test-static.sh"
@@ -34,16 +35,18 @@ all_suites=(
 	"boot-base:kernel:tests/test-boot-base.sh"
 	"bisect:kernel:tests/test-bisect.sh"
 	"core:kernel:tests/test-core.sh"
+	"boot-net:kernel:tests/test-boot-net.sh"
+	"core-static:kernel:tests/test-core-static.sh"
 	"bisect-lockdep:kernel:tests/test-bisect-lockdep.sh"
 	"bench:kernel:tests/test-bench.sh"
-	"boot-net:kernel:tests/test-boot-net.sh"
 )
 # make check leaves these to make check-full: each is a bisection with
 # four kernel builds and boots (about 3.5 min warm each, half of the warm
-# make check before the split); boot-net builds a fourth configuration
-# (campaign, with the conversions), which make check's warm budget has no
-# room for.
-full_only="bisect bisect-lockdep boot-net"
+# make check before the split).  boot-net runs in both: it needs boot-base's
+# base boot and core's build (same configuration, so only the converted
+# files recompile); with CHECK=full it loads the kernel longer (plan
+# campaign) and runs the whole networking self-test set on both kernels.
+full_only="bisect bisect-lockdep"
 
 case ${CHECK:-} in '' | full) ;; *) die check "CHECK must be empty or 'full', not '$CHECK'" 2 ;; esac
 read -r -a picked <<<"${SUITES:-}"

@@ -1,14 +1,22 @@
 #!/usr/bin/env bash
-# test-boot-net.sh: the converted kernel under load (make check-full).
-# Stacks base, core and conversions/*/ (make series), builds the stack in
-# the campaign configuration, runs sparse on the converted files against
-# core, and boots it with lockdep under plan 'campaign': TCP and UDP over
-# IPv4 and IPv6, loopback and veth, a packet socket and a bridge port on
-# the receiving side, the sending side's qdisc replaced twice mid-flow,
-# nftables counter rules on the host's input and output hooks, then block
-# I/O. No lockdep report, no warning, no TCP byte lost.
+# test-boot-net.sh: the converted kernel (make check, after the boot-base
+# and core suites).  Stacks base, core and conversions/*/ (make series),
+# builds the stack in the converted kernel's configuration (NET_KFRAGMENTS:
+# campaign + core.config, as the core suite built core, so only the
+# converted files recompile), runs sparse on the converted files against
+# core, compiles them in x86_64 allmodconfig, and boots it with lockdep
+# under load: TCP and UDP over IPv4 and IPv6, loopback and veth, a packet
+# socket and a bridge port on the receiving side, the sending side's qdisc
+# replaced twice mid-flow, nftables counter rules on the host's input and
+# output hooks, then block I/O, then the quick networking self-tests,
+# whose verdicts must be those of the base kernel's default boot (the
+# boot-base suite's, same campaign configuration). No lockdep report, no
+# warning, no TCP byte lost.
 #
-# Env: NET_SELFTESTS (lockdep self-tests the core kernel passes, 371).
+# Env: NET_PLAN (default campaign-check, 5 s per path; with CHECK=full,
+#      make check-full, campaign, 15 s per path, and then also the whole
+#      self-test set on both kernels), NET_SELFTESTS (lockdep self-tests,
+#      371).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=tests/lib-test.sh
@@ -20,22 +28,48 @@ logs="$OUT/check/boot-net"
 rm -rf "$logs"
 mkdir -p "$logs"
 touch "$logs/.start"
-frags="$TOP/scripts/kconfig/guest.config $TOP/scripts/kconfig/campaign.config"
+if [ -n "${NET_PLAN:-}" ]; then
+	plan=$NET_PLAN
+elif [ "${CHECK:-}" = full ]; then
+	plan=campaign
+else
+	plan=campaign-check
+fi
+base_boot="$OUT/boot/campaign-default"
+require_core_state boot-net
+if [ ! -f "$base_boot/verdict.json" ] || [ "$(cat "$OUT/build/campaign/rev" 2>/dev/null)" != "$(git -C "$TREE" rev-parse base)" ]; then
+	not_ok "boot-net needs the boot-base suite's boot" \
+		"no default boot of the base kernel in the campaign configuration ($base_boot); run it after boot-base: SUITES=\"boot-base core boot-net\" tests/run-tests.sh"
+	tally
+	exit 1
+fi
 
 expect_status "series stacks base, core and the conversions" 0 "$logs/series.log" \
 	scripts/series/make-series.sh
-expect_status "the series builds in the campaign configuration" 0 "$logs/build.log" \
-	env KFRAGMENTS="$frags" scripts/kernel/build-kernel.sh campaign-net series
+t0=$SECONDS
+expect_status "the series builds in the converted kernel's configuration" 0 "$logs/build.log" \
+	env KFRAGMENTS="$NET_KFRAGMENTS" scripts/kernel/build-kernel.sh campaign-net series
 grep RESULT "$logs/build.log" || true
+if cmp -s "$OUT/build/core/config" "$OUT/build/campaign-net/config"; then
+	ok "converted kernel has the core kernel's configuration (built after it in $((SECONDS - t0)) s)"
+else
+	not_ok "converted kernel has the core kernel's configuration" \
+		"$OUT/build/core/config and $OUT/build/campaign-net/config differ"
+fi
 expect_status "sparse: no new warning in the converted files" 0 "$logs/sparse.log" \
 	scripts/kernel/sparse-check.sh core series
 grep RESULT "$logs/sparse.log" || true
+expect_status "the converted files compile in x86_64 allmodconfig" 0 "$logs/wide.log" \
+	scripts/kernel/compile-wide.sh core series
+grep RESULT "$logs/wide.log" || true
+
 selftests=${NET_SELFTESTS:-371}
-expect_status "the series boots under plan campaign ($selftests lockdep self-tests)" 0 "$logs/boot.log" \
-	env BOOT_EXPECT_SELFTESTS="$selftests" scripts/kernel/boot-kernel.sh campaign-net campaign
-sum="$OUT/boot/campaign-net-campaign/summary.txt"
+expect_status "the series boots under plan $plan ($selftests lockdep self-tests)" 0 "$logs/boot.log" \
+	env BOOT_EXPECT_SELFTESTS="$selftests" BOOT_ALLOW="$SOFTIRQ_MISUSE_WARNING" \
+	scripts/kernel/boot-kernel.sh campaign-net "$plan"
+sum="$OUT/boot/campaign-net-$plan/summary.txt"
 expect_fresh "boot summary written by this run" "$sum" "$logs/.start"
-sed 's/^/    /' "$sum" 2>/dev/null | head -n 30 || true
+sed 's/^/    /' "$sum" 2>/dev/null | grep -v '^     *\(ok\|not ok\|skip\) ' | head -n 40 || true
 for path in loopback veth loopback6 veth6; do
 	expect_traffic "$sum" "$path" tcp
 	expect_traffic "$sum" "$path" udp
@@ -47,4 +81,22 @@ done
 expect_grep "nftables: the input and output counter rules counted packets" \
 	"traffic host/nftables: input_packets=[1-9][0-9]* output_packets=[1-9][0-9]*" "$sum"
 expect_grep "block I/O completed in softirq" "block-io PASS" "$sum"
+
+table="$OUT/net-selftests/net-selftests-quick.md"
+rm -f "$table"
+expect_status "quick networking self-tests: same verdicts as the base kernel" 0 "$logs/selftests.log" \
+	scripts/kernel/compare-selftests.py --plan scripts/guest/plans/net-selftests-quick.plan \
+	--base "$base_boot" --conv "$OUT/boot/campaign-net-$plan" \
+	--base-label base --conv-label converted --out "$table"
+grep '^selftests:' "$logs/selftests.log" || true
+expect_grep "quick networking self-tests: none fails on either kernel" \
+	"^selftests: [0-9]+ self-tests; base: [0-9]+ pass, [0-9]+ skip, 0 fail; converted: [0-9]+ pass, [0-9]+ skip, 0 fail; 0 differ$" \
+	"$logs/selftests.log"
+
+if [ "${CHECK:-}" = full ]; then
+	expect_status "the whole networking self-test set: same verdicts, base vs converted" 0 \
+		"$logs/selftests-full.log" env BOOT_ALLOW="$SOFTIRQ_MISUSE_WARNING" \
+		scripts/kernel/run-net-selftests.sh net-selftests campaign campaign-net
+	grep RESULT "$logs/selftests-full.log" || true
+fi
 tally

@@ -30,12 +30,31 @@ else
 fi
 [ ${#worlds[@]} -gt 0 ] || die "$stage" "no worlds in $base" 2
 
+# The analyses first, JOBS at a time (each is clang plus a solve, one
+# core); then the checks, in order.
+JOBS=${JOBS:-$(nproc)}
+case $JOBS in '' | *[!0-9]* | 0) die "$stage" "JOBS must be a positive number, not '$JOBS'" 2 ;; esac
+mkdir -p "$OUT/check/worlds"
+run_world() {
+	local st=0
+	"$TOP/scripts/analysis/analyze-world.sh" "$base/$1" "$OUT/check/worlds/$1" \
+		>"$OUT/check/worlds/$1.log" 2>&1 || st=$?
+	echo "$st" >"$OUT/check/worlds/$1.status"
+}
+for wd in "${worlds[@]}"; do
+	[ -f "$base/$wd/expected.txt" ] || die "$stage" "no $base/$wd/expected.txt" 2
+	rm -f "$OUT/check/worlds/$wd.status"
+done
+for wd in "${worlds[@]}"; do
+	while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n || true; done
+	run_world "$wd" &
+done
+wait
+
 for wd in "${worlds[@]}"; do
 	dir=$base/$wd
-	[ -f "$dir/expected.txt" ] || die "$stage" "no $dir/expected.txt" 2
 	out=$OUT/check/worlds/$wd
-	mkdir -p "$OUT/check/worlds"
-	if ! "$TOP/scripts/analysis/analyze-world.sh" "$dir" "$out" >"$out.log" 2>&1; then
+	if [ "$(cat "$out.status" 2>/dev/null)" != 0 ]; then
 		sed 's/^/    /' "$out.log" | tail -n 20
 		not_ok "$wd" "the analysis failed (log: $out.log)"
 		continue

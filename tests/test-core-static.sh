@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# test-core-static.sh: the core series' static checks, on the core suite's
+# state (tag core, its build configuration in $OBJ): sparse adds no
+# warning over base in the files the series changes, and the touched
+# objects compile with PREEMPT_RT.  A suite of its own, run after boot-net
+# (see tests/test-core.sh).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+# shellcheck source=tests/lib-test.sh
+. tests/lib-test.sh
+# shellcheck source=scripts/lib.sh
+. scripts/lib.sh
+
+logs="$OUT/check/core-static"
+mkdir -p "$logs"
+require_core_state core-static
+
+# sparse on every .c file the series changes, plus spinlock.c, which the
+# lock wrappers (in spinlock.h) reach without appearing in the diff.
+expect_status "sparse: no new warnings in the files the series changes" 0 "$logs/sparse.log" \
+	scripts/kernel/sparse-check.sh base core kernel/locking/spinlock.c kernel/locking/spinlock_bh_mask.c
+expect_status "PREEMPT_RT: softirq.o, spinlock.o, spinlock_bh_mask.o, lockdep.o, locking-selftest.o compile" 0 "$logs/rt.log" \
+	scripts/kernel/check-rt-build.sh core kernel/softirq.o kernel/locking/spinlock.o \
+	kernel/locking/spinlock_bh_mask.o kernel/locking/lockdep.o lib/locking-selftest.o
+tally
