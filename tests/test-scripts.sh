@@ -47,6 +47,9 @@ expect_status "build without a tree exits 2" 2 "$logs/1" \
 expect_grep "build without a tree says what to run" "make tree" "$logs/1"
 expect_status "build with JOBS=abc exits 2" 2 "$logs/2" env JOBS=abc "${fw[@]}" scripts/kernel/build-kernel.sh base
 expect_status "build of an unknown revision exits 2" 2 "$logs/3" "${fw[@]}" scripts/kernel/build-kernel.sh nosuch
+expect_status "compile-wide with a folder that is no module exits 2" 2 "$logs/4" \
+	"${fw[@]}" scripts/kernel/compile-wide.sh base base "$scratch"
+expect_grep "the folder is named" "is not a module folder" "$logs/4"
 expect_grep "unknown revision is named" "revision 'nosuch' not found" "$logs/3"
 expect_status "tree with FORCE=2 exits 2" 2 "$logs/4" env FORCE=2 "${fw[@]}" scripts/kernel/setup-tree.sh
 expect_status "tree without the tarball exits 2" 2 "$logs/5" \
@@ -75,6 +78,24 @@ expect_status "a good series applies" 0 "$logs/20" "${fw[@]}" scripts/kernel/app
 if [ "$(git -C "$fake" rev-parse good)" != "$(git -C "$fake" rev-parse base)" ] &&
 	grep -q TWO "$fake/file.txt"; then ok "good series tagged with its change"; else
 	not_ok "good series tagged with its change" "tag or content missing"
+fi
+# APPLY_REUSE=1 (make-series.sh): the same patches on the same commit leave
+# the tree alone; a changed patch is applied again.
+git -C "$fake" checkout -q --detach base
+expect_status "unchanged series with APPLY_REUSE=1 passes" 0 "$logs/22" \
+	"${fw[@]}" APPLY_REUSE=1 scripts/kernel/apply-patches.sh "$scratch/good" base good
+if grep -q "reused" "$logs/22" && [ "$(git -C "$fake" rev-parse HEAD)" = "$(git -C "$fake" rev-parse base)" ]; then
+	ok "unchanged series is reused without a checkout"
+else
+	not_ok "unchanged series is reused without a checkout" "applied again or HEAD moved (see $logs/22)"
+fi
+echo "# changed" >>"$scratch/good/0001-two.patch"
+expect_status "changed series with APPLY_REUSE=1 passes" 0 "$logs/23" \
+	"${fw[@]}" APPLY_REUSE=1 scripts/kernel/apply-patches.sh "$scratch/good" base good
+if ! grep -q "reused" "$logs/23" && grep -q TWO "$fake/file.txt"; then
+	ok "changed series is applied again"
+else
+	not_ok "changed series is applied again" "it was reused (see $logs/23)"
 fi
 before=$(git -C "$fake" rev-parse HEAD)
 expect_status "a patch that does not apply exits 1" 1 "$logs/21" "${fw[@]}" scripts/kernel/apply-patches.sh "$scratch/bad" base bad

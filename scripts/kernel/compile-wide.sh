@@ -5,10 +5,14 @@
 # so a conversion that only builds with the options the analysis saw is
 # caught.
 #
-# Usage: compile-wide.sh OLD_REV NEW_REV
+# Usage: compile-wide.sh OLD_REV NEW_REV [MODULE_DIR...]
 #   the .c files that differ between the two revisions of the work tree
 #   (for the campaign: core and series, the conversions) are compiled at
-#   NEW_REV
+#   NEW_REV; each MODULE_DIR (a Kbuild file and its sources) is built as an
+#   external module there too (copied under $OUT/compile-wide; modpost
+#   without vmlinux's symbol list only warns, so every undefined symbol of
+#   the module must have an EXPORT_SYMBOL in the tree instead), e.g. the
+#   core suite's tests/fixtures/mask-api-module
 # Reads:  $TREE
 # Writes: $WORK/obj-wide (its own O= folder: allmodconfig, prepared once and
 #         kept), $OUT/compile-wide/{log,files.txt}
@@ -17,10 +21,16 @@ set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-[ $# -eq 2 ] || die wide "usage: $0 OLD_REV NEW_REV" 2
+[ $# -ge 2 ] || die wide "usage: $0 OLD_REV NEW_REV [MODULE_DIR...]" 2
 old=$1
 new=$2
-need_tool wide git make gcc ccache flex bison bc
+shift 2
+mods=()
+for m in "$@"; do
+	[ -f "$m/Kbuild" ] || die wide "$m is not a module folder (no Kbuild file)" 2
+	mods+=("$(realpath "$m")")
+done
+need_tool wide git make gcc ccache flex bison bc nm
 need_tree wide
 for r in "$old" "$new"; do
 	git -C "$TREE" rev-parse -q --verify "$r^{commit}" >/dev/null ||
@@ -29,7 +39,8 @@ done
 [ -z "$(git -C "$TREE" status --porcelain --untracked-files=no)" ] ||
 	die wide "$TREE has uncommitted changes; commit or discard them first" 1
 mapfile -t files < <(git -C "$TREE" diff --name-only "$old" "$new" -- '*.c')
-[ ${#files[@]} -gt 0 ] || die wide "no .c file differs between $old and $new" 2
+[ ${#files[@]} -gt 0 ] || [ ${#mods[@]} -gt 0 ] ||
+	die wide "no .c file differs between $old and $new, and no module folder was given" 2
 
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-20G}
@@ -58,8 +69,8 @@ for opt in CONFIG_NET CONFIG_INET CONFIG_IPV6 CONFIG_WERROR; do
 	grep -Eq "^$opt=[ym]" "$obj/.config" || die wide "allmodconfig has no $opt; see $obj/.config" 1
 done
 log wide "preparing $obj (host tools, objtool, generated headers)"
-"${kmake[@]}" O="$obj" -j"$JOBS" olddefconfig prepare >>"$logf" 2>&1 ||
-	die wide "make prepare failed in $obj; see $logf" 1
+"${kmake[@]}" O="$obj" -j"$JOBS" olddefconfig modules_prepare >>"$logf" 2>&1 ||
+	die wide "make modules_prepare failed in $obj; see $logf" 1
 
 bad=0
 i=0
@@ -76,9 +87,34 @@ for f in "${files[@]}"; do
 		bad=$((bad + 1))
 	fi
 done
+for m in "${mods[@]}"; do
+	copy="$res/mod-$(basename "$m")"
+	rm -rf "$copy"
+	cp -r "$m" "$copy"
+	log wide "module $(basename "$m") (external, copied to $copy)"
+	if ! "${kmake[@]}" O="$obj" M="$copy" KBUILD_MODPOST_WARN=1 modules >>"$logf" 2>&1 ||
+		! ls "$copy"/*.ko >/dev/null 2>&1; then
+		grep -E 'error' "$logf" | tail -n 10 >&2 || true
+		log wide "module $(basename "$m") does not build in allmodconfig at $new"
+		bad=$((bad + 1))
+		continue
+	fi
+	# modpost has no vmlinux symbol list here: check instead that every
+	# symbol the module needs is exported somewhere in the tree.
+	mapfile -t needed < <(nm -u "$copy"/*.ko | awk '{print $2}' | LC_ALL=C sort -u)
+	alt=$(IFS='|'; echo "${needed[*]}")
+	mapfile -t unexported < <(comm -23 <(printf '%s\n' "${needed[@]}") <(
+		git -C "$TREE" grep -h -o -E "EXPORT(_PER_CPU)?_SYMBOL(_GPL|_NS|_NS_GPL)?\\(($alt)[,)]" HEAD |
+			sed -E 's/.*\(//; s/[,)]$//' | LC_ALL=C sort -u))
+	if [ ${#unexported[@]} -gt 0 ]; then
+		log wide "module $(basename "$m") needs symbols no EXPORT_SYMBOL names: ${unexported[*]}"
+		bad=$((bad + 1))
+	fi
+done
+n=$((${#files[@]} + ${#mods[@]}))
 if [ "$bad" -eq 0 ]; then
-	result wide PASS "${#files[@]} file(s) of $old..$new compile in x86_64 allmodconfig ($((SECONDS - t0))s)"
+	result wide PASS "${#files[@]} file(s) of $old..$new and ${#mods[@]} module(s) compile in x86_64 allmodconfig ($((SECONDS - t0))s)"
 else
-	result wide FAIL "$bad of ${#files[@]} file(s) do not compile in x86_64 allmodconfig; see $logf"
+	result wide FAIL "$bad of $n file(s) and module(s) do not compile in x86_64 allmodconfig; see $logf"
 	exit 1
 fi

@@ -13,8 +13,9 @@ set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
 need_tree series
-apply="$TOP/scripts/kernel/apply-patches.sh"
-"$apply" "$TOP/core-patches" base core
+# unchanged layers are reused, not checked out again (apply-patches.sh)
+apply=(env APPLY_REUSE=1 "$TOP/scripts/kernel/apply-patches.sh")
+"${apply[@]}" "$TOP/core-patches" base core
 prev=core
 if [ -f "$TOP/conversions/ORDER" ]; then
 	mapfile -t subs < <(sed 's/#.*//; /^[[:space:]]*$/d' "$TOP/conversions/ORDER")
@@ -27,7 +28,7 @@ for s in "${subs[@]}"; do
 		log series "conversions/$s has no patches, skipped"
 		continue
 	fi
-	"$apply" "$TOP/conversions/$s" "$prev" "conv-$s"
+	"${apply[@]}" "$TOP/conversions/$s" "$prev" "conv-$s"
 	prev="conv-$s"
 done
 git -C "$TREE" tag -f series "$prev" >/dev/null
