@@ -77,6 +77,19 @@ def usage_words(usage: str) -> str:
             f"taken with {', '.join(enabled) or 'nothing'} enabled")
 
 
+def ran_words(usage: str, running: list[str]) -> str:
+    """Whether the usage shows an acquisition with the vectors this
+    section leaves running enabled, as the converted section makes."""
+    if usage == "not-taken" or not running or len(usage) != 2 * len(LOCKDEP_STATES):
+        return ""
+    seen = [v for v in running
+            if set(usage[2 * LOCKDEP_STATES.index(v):2 * LOCKDEP_STATES.index(v) + 2]) & {"+", "?"}]
+    if not seen:
+        return (f"; never with {', '.join(running)} enabled, which this section leaves"
+                " enabled: the converted section did not run in that boot")
+    return f"; with {', '.join(seen)} enabled, as this section leaves them"
+
+
 def observed_of(path: str | None) -> tuple[list[str], dict[str, str]]:
     """Header lines and class -> usage of a lockdep-observed file."""
     head: list[str] = []
@@ -196,7 +209,8 @@ def section_block(sec: dict[str, Any], site: dict[str, Any],
                 out.append(f"  - `{c}`: no single lockdep class (lockdep keys it by "
                            "initialisation site), not looked up.")
             elif name in usage:
-                out.append(f"  - `{c}` (lockdep `{name}`): {usage_words(usage[name])}.")
+                out.append(f"  - `{c}` (lockdep `{name}`): {usage_words(usage[name])}"
+                           + ran_words(usage[name], open_) + ".")
             else:
                 out.append(f"  - `{c}` (lockdep `{name}`): not looked up in that boot.")
     for r in remarks:
