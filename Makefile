@@ -26,7 +26,7 @@ KERNELS  ?= base core
 CCACHE_DIR     ?= $(HOME)/.cache/ccache
 CCACHE_MAXSIZE ?= 20G
 
-export WORK JOBS APPEND FORCE CCACHE_DIR CCACHE_MAXSIZE SERIES_ONLY OVERRIDES
+export WORK JOBS APPEND FORCE CCACHE_DIR CCACHE_MAXSIZE SERIES_ONLY OVERRIDES EXTRA_KFRAGMENTS
 
 S := scripts
 
@@ -77,7 +77,7 @@ rt-check: ## compile the core objects with CONFIG_PREEMPT_RT=y (at tag core)
 series: ## stack base + core-patches + conversions/*/ as commits (tags core, conv-SUBSYS, series)
 	@$(S)/series/make-series.sh
 
-series-check: initramfs ## build and boot (PLAN) every commit FROM..TO (SERIES_ONLY="1 3" or last for fewer)
+series-check: initramfs ## build and boot (PLAN) every commit FROM..TO (SERIES_ONLY="1 3" or last for fewer; EXTRA_KFRAGMENTS=scripts/kconfig/campaign.config)
 	@$(S)/series/check-series.sh $(FROM) $(TO) $(PLAN)
 
 bisect: ## first bad commit in GOOD..BAD with TEST=boot|kunit|traffic (git bisect run)

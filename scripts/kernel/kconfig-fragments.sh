@@ -6,6 +6,9 @@
 # KUnit suite appears with patch 7, the lockdep test with patch 12).
 #
 # Usage:  kconfig-fragments.sh REV     prints the fragment paths on one line
+# Env:    EXTRA_KFRAGMENTS: fragments added after guest.config on every
+#         commit (scripts/kconfig/campaign.config for the converted
+#         series, whose plan campaign-check needs bridging and nftables)
 # Writes: $OUT/kconfig/<fragment>-<commit>.config (the filtered copies)
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
@@ -17,6 +20,10 @@ need_tree fragments
 commit=$(git -C "$TREE" rev-parse --verify --short "$rev^{commit}" 2>/dev/null) ||
 	die fragments "no such revision in $TREE: $rev" 2
 frags="$TOP/scripts/kconfig/guest.config"
+for f in ${EXTRA_KFRAGMENTS:-}; do
+	[ -r "$f" ] || die fragments "EXTRA_KFRAGMENTS names $f, which cannot be read" 2
+	frags="$frags $(realpath "$f")"
+done
 optional=("$TOP/scripts/kconfig/core.config")
 mkdir -p "$OUT/kconfig"
 for f in "${optional[@]}"; do
