@@ -67,3 +67,21 @@ need_tree() {
 	[ -e "$TREE/.git" ] ||
 		die "$1" "no kernel tree at $TREE; run 'make tree' first" 2
 }
+
+# need_revs STAGE REV...: exit 2 naming the first REV that is no commit of
+# the work tree.
+need_revs() {
+	local stage=$1 r
+	shift
+	for r in "$@"; do
+		git -C "$TREE" rev-parse -q --verify "$r^{commit}" >/dev/null ||
+			die "$stage" "revision '$r' not found in $TREE (run 'make tree', 'make core' or 'make series' first?)" 2
+	done
+}
+
+# need_clean_tree STAGE: exit 1 when the work tree has uncommitted changes
+# to tracked files (a checkout would carry them along or fail).
+need_clean_tree() {
+	[ -z "$(git -C "$TREE" status --porcelain --untracked-files=no)" ] ||
+		die "$1" "$TREE has uncommitted changes; commit or discard them (make tree FORCE=1)" 1
+}

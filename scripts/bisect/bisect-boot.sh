@@ -23,16 +23,12 @@ res="$OUT/bisect"
 rm -rf "$res"
 case $test in boot | kunit | traffic) ;; *) die bisect "TEST must be boot, kunit or traffic, not '$test'" 2 ;; esac
 need_tree bisect
-for r in "$good" "$bad"; do
-	git -C "$TREE" rev-parse -q --verify "$r^{commit}" >/dev/null ||
-		die bisect "revision '$r' not found in $TREE" 2
-done
+need_revs bisect "$good" "$bad"
 git -C "$TREE" merge-base --is-ancestor "$good" "$bad" ||
 	die bisect "GOOD ($good) is not an ancestor of BAD ($bad)" 2
 [ ! -f "$TREE/.git/BISECT_START" ] ||
 	die bisect "a bisection is already in progress in $TREE; end it with 'git -C $TREE bisect reset'" 1
-[ -z "$(git -C "$TREE" status --porcelain --untracked-files=no)" ] ||
-	die bisect "$TREE has uncommitted changes; commit or discard them first" 1
+need_clean_tree bisect
 [ -f "$OUT/initramfs/initramfs.cpio.gz" ] || "$TOP/scripts/kernel/make-initramfs.sh"
 
 mkdir -p "$res"

@@ -32,8 +32,7 @@ need_tree apply
 git -C "$TREE" rev-parse -q --verify "$onto^{commit}" >/dev/null ||
 	die apply "revision '$onto' not found in $TREE" 2
 git check-ref-format "refs/tags/$tag" || die apply "bad tag name '$tag'" 2
-[ -z "$(git -C "$TREE" status --porcelain --untracked-files=no)" ] ||
-	die apply "$TREE has uncommitted changes; commit or discard them (make tree FORCE=1)" 1
+need_clean_tree apply
 
 mapfile -t patches < <(sed 's/#.*//; /^[[:space:]]*$/d' "$dir/series")
 [ ${#patches[@]} -gt 0 ] || die apply "$dir/series lists no patches" 2

@@ -34,9 +34,7 @@ logf="$res/log"
 
 commit=$(git -C "$TREE" rev-parse -q --verify "$rev^{commit}") ||
 	die build "revision '$rev' not found in $TREE (run 'make tree', 'make core' or 'make series' first)" 2
-if [ -n "$(git -C "$TREE" status --porcelain --untracked-files=no)" ]; then
-	die build "$TREE has uncommitted changes; commit or discard them (make tree FORCE=1)" 1
-fi
+need_clean_tree build
 git -C "$TREE" checkout -q --detach "$commit"
 log build "$variant: $(git -C "$TREE" log -1 --format='%h %s' "$commit")"
 

@@ -32,12 +32,8 @@ for m in "$@"; do
 done
 need_tool wide git make gcc ccache flex bison bc nm
 need_tree wide
-for r in "$old" "$new"; do
-	git -C "$TREE" rev-parse -q --verify "$r^{commit}" >/dev/null ||
-		die wide "revision '$r' not found in $TREE (run 'make series' first?)" 2
-done
-[ -z "$(git -C "$TREE" status --porcelain --untracked-files=no)" ] ||
-	die wide "$TREE has uncommitted changes; commit or discard them first" 1
+need_revs wide "$old" "$new"
+need_clean_tree wide
 mapfile -t files < <(git -C "$TREE" diff --name-only "$old" "$new" -- '*.c')
 [ ${#files[@]} -gt 0 ] || [ ${#mods[@]} -gt 0 ] ||
 	die wide "no .c file differs between $old and $new, and no module folder was given" 2

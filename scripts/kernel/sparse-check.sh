@@ -25,10 +25,7 @@ for f in "$@"; do
 	case $f in *.c) ;; *) die sparse "'$f' is not a .c file" 2 ;; esac
 done
 need_tree sparse
-for r in "$old" "$new"; do
-	git -C "$TREE" rev-parse -q --verify "$r^{commit}" >/dev/null ||
-		die sparse "revision '$r' not found in $TREE" 2
-done
+need_revs sparse "$old" "$new"
 # The named files, then those the diff changes, each once, in that order.
 mapfile -t files < <({
 	printf '%s\n' "$@"
@@ -36,8 +33,7 @@ mapfile -t files < <({
 } | awk 'NF && !seen[$0]++')
 [ ${#files[@]} -gt 0 ] || die sparse "no .c file differs between $old and $new, and none was named" 2
 [ -f "$OBJ/.config" ] || die sparse "no configured build in $OBJ; run 'make build' first" 2
-[ -z "$(git -C "$TREE" status --porcelain --untracked-files=no)" ] ||
-	die sparse "$TREE has uncommitted changes; commit or discard them first" 1
+need_clean_tree sparse
 
 res="$OUT/sparse"
 mkdir -p "$res"

@@ -22,10 +22,7 @@ from=$1
 to=$2
 plan=${3:-smoke}
 need_tree series-check
-for r in "$from" "$to"; do
-	git -C "$TREE" rev-parse -q --verify "$r^{commit}" >/dev/null ||
-		die series-check "revision '$r' not found in $TREE" 2
-done
+need_revs series-check "$from" "$to"
 mapfile -t commits < <(git -C "$TREE" rev-list --reverse "$from..$to")
 [ ${#commits[@]} -gt 0 ] || die series-check "no commits in $from..$to" 2
 only=${SERIES_ONLY:-}
