@@ -60,19 +60,25 @@ def lockdep_name(cls: str) -> str | None:
     return name if re.fullmatch(r"[A-Za-z_]\w*", name) else None
 
 
+def usage_states(usage: str) -> tuple[list[str], list[str]] | None:
+    """The states a /proc/lockdep usage string says the lock was taken in,
+    and those enabled while it was taken; None if it is not one of the
+    core's usage strings ("not-taken", another kernel's states)."""
+    if len(usage) != 2 * len(LOCKDEP_STATES):
+        return None
+    pairs = [set(usage[2 * i:2 * i + 2]) for i in range(len(LOCKDEP_STATES))]
+    return ([st for st, pair in zip(LOCKDEP_STATES, pairs) if pair & {"-", "?"}],
+            [st for st, pair in zip(LOCKDEP_STATES, pairs) if pair & {"+", "?"}])
+
+
 def usage_words(usage: str) -> str:
     """Say what a /proc/lockdep usage string records, per state."""
     if usage == "not-taken":
         return "not taken during the boot"
-    if len(usage) != 2 * len(LOCKDEP_STATES):
+    states = usage_states(usage)
+    if states is None:
         return f"`{usage}` (not the {2 * len(LOCKDEP_STATES)} characters of the core's states)"
-    inside, enabled = [], []
-    for i, state in enumerate(LOCKDEP_STATES):
-        pair = usage[2 * i:2 * i + 2]
-        if "-" in pair or "?" in pair:
-            inside.append(state)
-        if "+" in pair or "?" in pair:
-            enabled.append(state)
+    inside, enabled = states
     return (f"`{usage}`: taken in {', '.join(inside) or 'no interrupt or softirq context'}; "
             f"taken with {', '.join(enabled) or 'nothing'} enabled")
 
@@ -80,10 +86,10 @@ def usage_words(usage: str) -> str:
 def ran_words(usage: str, running: list[str]) -> str:
     """Whether the usage shows an acquisition with the vectors this
     section leaves running enabled, as the converted section makes."""
-    if usage == "not-taken" or not running or len(usage) != 2 * len(LOCKDEP_STATES):
+    states = usage_states(usage)
+    if states is None or not running:
         return ""
-    seen = [v for v in running
-            if set(usage[2 * LOCKDEP_STATES.index(v):2 * LOCKDEP_STATES.index(v) + 2]) & {"+", "?"}]
+    seen = [v for v in running if v in states[1]]
     if not seen:
         return (f"; never with {', '.join(running)} enabled, which this section leaves"
                 " enabled: the converted section did not run in that boot")
@@ -320,7 +326,7 @@ def main(argv: list[str]) -> int:
             continue
         out += section_block(sec, site, data["classes"], norooot, remarks.get(loc, []),
                              observed)
-        names.update(n for c in list(sec["classes"]) + list(sec.get("inner", []))
+        names.update(n for c in list(sec["classes"]) + list(sec["inner"])
                      if (n := lockdep_name(c)))
     if not conv:
         out += ["None.", ""]

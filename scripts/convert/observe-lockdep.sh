@@ -8,7 +8,8 @@
 #           the kernel built from tag series, under a plan that looks the
 #           classes up (campaign, campaign-check)
 # Reads:  conversions/<name>/lockdep-classes, $OUT/boot/BOOT/verdict.json,
-#         $OUT/build/<variant>/rev
+#         the commit of tag series (the observations are labelled with it;
+#         that BOOT booted a build of it is the caller's word)
 # Writes: conversions/<name>/lockdep-observed, then runs convert-subsys.sh
 #         SUBSYS again, which reads it into audit-notes/<name>.md
 # Exit:   0 done, 1 the boot failed or did not look a class up, 2 usage.
