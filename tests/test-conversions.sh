@@ -120,5 +120,4 @@ if [ "$found" -gt 0 ]; then
 else
 	not_ok "conversions found" "no conversions/*/masks; run 'make convert SUBSYS=net' and commit its output"
 fi
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+tally
