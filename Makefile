@@ -86,7 +86,8 @@ bisect: ## first bad commit in GOOD..BAD with TEST=boot|kunit|traffic (git bisec
 bench: deps tree core initramfs ## API overhead and latency benchmarks in QEMU (tag bench = core + scripts/bench); writes results/
 	@$(S)/bench/run-bench.sh
 
-bench-e2e: initramfs ## the same traffic plan on KERNELS="A B" (variants or bzImage paths) side by side; results/bench-e2e.md
+bench-e2e: deps tree series initramfs ## other vectors under network load, base vs core vs converted, interleaved rounds (E2E_ROUNDS=5); results/e2e.md
+	@$(S)/bench/build-e2e-kernels.sh
 	@$(S)/bench/run-bench-e2e.sh $(KERNELS)
 
 cocci-test: ## semantic patch tests (tests/NAME.c -> NAME.res)

@@ -230,4 +230,66 @@ for suite in bisect-lockdep bench; do
 		"${fw[@]}" "tests/test-$suite.sh"
 	expect_grep "suite $suite names what it needs" "needs the core suite's state.*SUITES=\"core $suite\"" "$logs/70-$suite"
 done
+# --- the end-to-end benchmark's trace figures, on a trace worked out by
+# hand (tests/fixtures/e2e/README.md), with the guest's busybox awk
+bb="$scratch/busybox"
+mkdir -p "$bb"
+for a in awk sort cut grep head wc sh mkdir rm; do ln -sf "$(command -v busybox)" "$bb/$a"; done
+expect_status "e2e-trace-stats reads the fixture trace (busybox)" 0 "$logs/80" \
+	env PATH="$bb:$PATH" sh scripts/guest/e2e-trace-stats tests/fixtures/e2e/trace.txt "$scratch/e2e-tmp"
+expect_grep "a stretch that holds BLOCK back is blamed for its overlap" \
+	'^BENCH-E2E blame vec=BLOCK label=stretch_tcp_sendmsg us=100\.0$' "$logs/80"
+expect_grep "another vector's handler is blamed for its run" \
+	'^BENCH-E2E blame vec=BLOCK label=softirq_NET_RX us=190\.0$' "$logs/80"
+expect_grep "the rest of the wait is elsewhere" '^BENCH-E2E blame vec=BLOCK label=elsewhere us=110\.0$' "$logs/80"
+expect_grep "a stretch that leaves HRTIMER running is not blamed" \
+	'^BENCH-E2E blame vec=HRTIMER label=elsewhere us=800\.0$' "$logs/80"
+if grep -q 'vec=HRTIMER label=stretch' "$logs/80"; then
+	not_ok "no stretch blamed for HRTIMER" "$(grep 'vec=HRTIMER label=stretch' "$logs/80")"
+else
+	ok "no stretch blamed for HRTIMER"
+fi
+expect_grep "soft hrtimer lateness from start to expiry" '^BENCH-E2E hrtimer-us 300\.0$' "$logs/80"
+expect_grep "raise-to-entry percentiles" '^BENCH-E2E latency vec=BLOCK n=1 p50_us=400\.0 p99_us=400\.0 p999_us=400\.0 max_us=400\.0$' "$logs/80"
+expect_grep "stretches by time held" '^BENCH-E2E held label=udp_x n=1 total_us=500\.0 max_us=500\.0$' "$logs/80"
+expect_status "e2e-trace-stats without a trace exits 2" 2 "$logs/81" \
+	env PATH="$bb:$PATH" sh scripts/guest/e2e-trace-stats "$scratch/no-such-trace"
+
+# --- the end-to-end summarizer: two kernels, the target judged in the same run
+e2e="$scratch/e2e"
+mkdir -p "$e2e"
+{
+	echo "VICTIMS block n=4 missed=0 errors=0 rate=200"
+	echo "VICTIMS block-us 100.0 200.0 300.0 4000.0"
+	echo "VICTIMS paced bytes=500000 rate=524288"
+	echo "TRAFFIC path=loopback proto=tcp sent=1 received=1 lost=0 corrupt=0 seconds=1.0 MBps=1.50"
+	grep '^BENCH-E2E' "$logs/80"
+	echo "BENCH-E2E tracing=on lost=0 clock=mono stretches=yes"
+	echo "BENCH-E2E-END"
+} >"$e2e/slow.txt"
+sed 's/ 4000\.0$/ 350.0/' "$e2e/slow.txt" >"$e2e/fast.txt"
+expect_status "summarize-e2e: two kernels, rounds of one" 0 "$logs/82" \
+	scripts/bench/summarize-e2e.py "$e2e/out" --run base="$e2e/slow.txt" --run base="$e2e/slow.txt" \
+	--run net="$e2e/fast.txt" --blame "$e2e/fast.txt" --hz 250 --no-plots
+expect_grep "BLOCK p99 ratio judged against 10x" '^- BLOCK p99 base / net = 4000\.0 / 350\.0 µs = 11\.43x .*: met$' "$e2e/out/e2e.md"
+expect_grep "median and range over rounds" '^\| BLOCK read latency p99, µs \| 4000\.0 \[4000\.0-4000\.0\] \| 350\.0 \|$' "$e2e/out/e2e.md"
+expect_grep "timer lateness in ms from HZ" '^\| timer_list lateness p99, ms \| 8\.0 ' "$e2e/out/e2e.md"
+expect_grep "blame table names the stretch" '^\| stretch tcp_sendmsg \| 100 \| 25\.0% \|$' "$e2e/out/e2e.md"
+expect_status "summarize-e2e: a missed target is reported, not failed" 0 "$logs/83" \
+	scripts/bench/summarize-e2e.py "$e2e/miss" --run base="$e2e/fast.txt" --run net="$e2e/slow.txt" --no-plots
+expect_grep "a missed target says by how much" '^- BLOCK p99 base / net = 350\.0 / 4000\.0 µs = 0\.09x .*missed: 0\.09x, 114\.3 times short of 10x$' "$e2e/miss/e2e.md"
+grep -v 'BENCH-E2E-END\|block-us' "$e2e/fast.txt" >"$e2e/cut.txt"
+expect_status "summarize-e2e: an unfinished run fails" 1 "$logs/84" \
+	scripts/bench/summarize-e2e.py "$e2e/cut" --run base="$e2e/slow.txt" --run net="$e2e/cut.txt" --no-plots
+expect_grep "the unfinished run is named" 'net .*no BENCH-E2E-END line' "$logs/84"
+expect_grep "the run without BLOCK samples is named" 'net .*no BLOCK read latencies' "$logs/84"
+expect_status "summarize-e2e: LABEL=CONSOLE required" 2 "$logs/85" \
+	scripts/bench/summarize-e2e.py "$e2e/bad" --run "$e2e/fast.txt"
+expect_status "run-bench-e2e: a malformed E2E_ROUNDS exits 2" 2 "$logs/86" \
+	env E2E_ROUNDS=x scripts/bench/run-bench-e2e.sh
+expect_status "run-bench-e2e: a kernel that does not exist exits 2" 2 "$logs/87" \
+	env E2E_ROUNDS=1 "${fw[@]}" scripts/bench/run-bench-e2e.sh net=no-such-kernel
+expect_status "build-e2e-kernels: an unknown variant exits 2" 2 "$logs/88" \
+	scripts/bench/build-e2e-kernels.sh e2e-nothing
+
 tally

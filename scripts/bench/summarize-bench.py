@@ -4,15 +4,13 @@
 Usage:
   summarize-bench.py micro CONSOLE OUTDIR [--expect-d "10 100 1000"]
         [--expect-rounds N] [--conditions TEXT] [--no-plots]
-  summarize-bench.py e2e OUTDIR NAME=CONSOLE NAME=CONSOLE [--conditions TEXT]
 
 micro reads the "BENCH ..." lines of the boot-time benchmark
 (kernel/softirq_mask_bench.c, scripts/bench/) and writes OUTDIR/bench.md
 (overhead ratios and latency percentiles: medians over rounds with their
 min-max spread), OUTDIR/data/*.dat and, with gnuplot, OUTDIR/overhead.png and
-OUTDIR/latency-VEC.png.  e2e reads the "BENCH-E2E" and "TRAFFIC" lines of
-scripts/guest/bench-e2e from two (or more) kernels and writes
-OUTDIR/bench-e2e.md with the kernels side by side.
+OUTDIR/latency-VEC.png.  The end-to-end benchmark has its own summarizer,
+scripts/bench/summarize-e2e.py.
 
 Exit: 0 when every expected line is present and sane, 1 when lines are
 missing or a figure is not sane (the reasons are printed), 2 on bad usage or
@@ -270,90 +268,6 @@ def cmd_micro(args: argparse.Namespace) -> int:
     return 1 if bad else 0
 
 
-@dataclass
-class E2E:
-    name: str
-    softirqs: dict[str, int] = field(default_factory=dict)
-    latency: dict[str, dict[str, str]] = field(default_factory=dict)
-    traffic: dict[str, dict[str, str]] = field(default_factory=dict)
-    tracing: str = "?"
-    ended: bool = False
-
-
-def parse_e2e(name: str, text: str) -> E2E:
-    res = E2E(name)
-    for raw in text.splitlines():
-        line = strip(raw)
-        f = fields(line)
-        if line.startswith("BENCH-E2E-END"):
-            res.ended = True
-        elif line.startswith("BENCH-E2E softirqs "):
-            res.softirqs[f["vec"]] = int(f["count"])
-        elif line.startswith("BENCH-E2E latency "):
-            res.latency[f["vec"]] = f
-        elif line.startswith("BENCH-E2E tracing="):
-            res.tracing = (f"{f.get('tracing', '?')} (clock {f.get('clock', '?')}, "
-                           f"lost events: {f.get('lost', '?')})")
-        elif line.startswith("TRAFFIC path=") and "proto" in f:
-            res.traffic[f"{f['path']}/{f['proto']}"] = f
-    return res
-
-
-def cmd_e2e(args: argparse.Namespace) -> int:
-    runs: list[E2E] = []
-    for spec in args.kernels:
-        name, sep, path = spec.partition("=")
-        if not sep:
-            print(f"summarize-bench: '{spec}' is not NAME=CONSOLE", file=sys.stderr)
-            return 2
-        try:
-            runs.append(parse_e2e(name, Path(path).read_text(errors="replace")))
-        except OSError as err:
-            print(f"summarize-bench: {err}", file=sys.stderr)
-            return 2
-    head = "| | " + " | ".join(r.name for r in runs) + " |"
-    sep = "|---|" + "---|" * len(runs)
-    out = ["# Per-vector softirq masking: end to end, kernels side by side", ""]
-    if args.conditions:
-        out += [args.conditions, ""]
-    out += ["## Traffic (guest-traffic: MB/s for TCP, bytes received/sent for UDP)", "", head, sep]
-    for path in sorted({p for r in runs for p in r.traffic}):
-        cells = []
-        for r in runs:
-            t = r.traffic.get(path)
-            if t is None:
-                cells.append("-")
-            elif "MBps" in t:
-                cells.append(f"{t['MBps']} MB/s")
-            else:
-                cells.append(f"{t.get('received', '?')}/{t.get('sent', '?')} B")
-        out.append(f"| {path} | " + " | ".join(cells) + " |")
-    out += ["", "## Softirqs served during the load (/proc/softirqs, all CPUs)", "", head, sep]
-    for vec in sorted({v for r in runs for v in r.softirqs}):
-        out.append(f"| {vec} | " + " | ".join(str(r.softirqs.get(vec, "-")) for r in runs) + " |")
-    out += ["", "## Raise-to-entry delay per vector (irq:softirq_raise -> softirq_entry), "
-            "µs: p50 / p99 / max (n)", "", head, sep]
-    for vec in sorted({v for r in runs for v in r.latency}):
-        cells = []
-        for r in runs:
-            f = r.latency.get(vec)
-            cells.append(f"{f['p50_us']} / {f['p99_us']} / {f['max_us']} ({f['n']})" if f else "-")
-        out.append(f"| {vec} | " + " | ".join(cells) + " |")
-    out += ["", "Tracing: " + ", ".join(f"{r.name} {r.tracing}" for r in runs)]
-    bad = [f"{r.name}: no BENCH-E2E-END line" for r in runs if not r.ended]
-    bad += [f"{r.name}: no TRAFFIC lines" for r in runs if not r.traffic]
-    if bad:
-        out += ["", "## Problems in this run", ""] + [f"- {b}" for b in bad]
-    md = "\n".join(out) + "\n"
-    outdir = Path(args.outdir)
-    outdir.mkdir(parents=True, exist_ok=True)
-    (outdir / "bench-e2e.md").write_text(md)
-    print(md, end="")
-    for b in bad:
-        print(f"summarize-bench: {b}", file=sys.stderr)
-    return 1 if bad else 0
-
-
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -364,14 +278,8 @@ def main(argv: list[str]) -> int:
     m.add_argument("--expect-rounds", type=int, default=None)
     m.add_argument("--conditions", default="")
     m.add_argument("--no-plots", action="store_true")
-    e = sub.add_parser("e2e", help="two or more kernels under the same guest plan")
-    e.add_argument("outdir")
-    e.add_argument("kernels", nargs="+", metavar="NAME=CONSOLE")
-    e.add_argument("--conditions", default="")
     args = ap.parse_args(argv)
-    if args.cmd == "micro":
-        return cmd_micro(args)
-    return cmd_e2e(args)
+    return cmd_micro(args)
 
 
 if __name__ == "__main__":

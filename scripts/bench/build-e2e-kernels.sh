@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# build-e2e-kernels.sh: build the kernels of the end-to-end benchmark, all
+# in the campaign configuration without lock debugging, with the softirq
+# and timer tracepoints (scripts/bench/tracing.config):
+#   e2e-base   tag base
+#   e2e-core   tag core (the API, nothing converted)
+#   e2e-net    tag series (core + conversions/net, from make-series.sh)
+#   e2e-blame  tag bench-net: series + scripts/bench/series, with
+#              CONFIG_SOFTIRQ_BH_BLAME (every BH section out of line and
+#              traced: it names the sections, it does not measure latency)
+#
+# Usage: build-e2e-kernels.sh [VARIANT...]   (default: all four)
+# Reads:  $TREE (tags base, core, series), scripts/kconfig/{guest,campaign}.config,
+#         scripts/bench/{nolockdep.sed,tracing.config,series}
+# Writes: $OUT/build/e2e-*/ (build-kernel.sh), $OUT/bench-e2e/*.config,
+#         tag bench-net in $TREE
+# Exit:   0 every kernel built, 1 a build or the patches failed, 2 bad usage.
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/../lib.sh"
+
+variants=("$@")
+[ ${#variants[@]} -gt 0 ] || variants=(e2e-base e2e-core e2e-net e2e-blame)
+for v in "${variants[@]}"; do
+	case $v in e2e-base | e2e-core | e2e-net | e2e-blame) ;;
+	*) die e2e-build "unknown variant '$v' (e2e-base, e2e-core, e2e-net, e2e-blame)" 2 ;;
+	esac
+done
+need_tool e2e-build sed
+need_tree e2e-build
+need_revs e2e-build base core series
+
+bench="$TOP/scripts/bench"
+cfg="$OUT/bench-e2e"
+mkdir -p "$cfg"
+sed -f "$bench/nolockdep.sed" "$TOP/scripts/kconfig/guest.config" >"$cfg/guest-nolockdep.config"
+printf '%s\n' '# build-e2e-kernels.sh: name the sections that hold vectors back' \
+	'CONFIG_SOFTIRQ_BH_BLAME=y' >"$cfg/blame.config"
+common="$cfg/guest-nolockdep.config $TOP/scripts/kconfig/campaign.config $bench/tracing.config"
+
+start=$SECONDS
+i=0
+for v in "${variants[@]}"; do
+	i=$((i + 1))
+	frags=$common
+	case $v in
+	e2e-base) rev=base ;;
+	e2e-core) rev=core ;;
+	e2e-net) rev=series ;;
+	e2e-blame)
+		rev="bench-net"
+		"$TOP/scripts/kernel/apply-patches.sh" "$bench" series bench-net ||
+			die e2e-build "scripts/bench/series does not apply on series; see above" 1
+		frags="$common $bench/bench.config $cfg/blame.config"
+		;;
+	esac
+	log e2e-build "[$i/${#variants[@]}] $v at $rev ($((SECONDS - start))s so far)"
+	KFRAGMENTS=$frags "$TOP/scripts/kernel/build-kernel.sh" "$v" "$rev" ||
+		die e2e-build "building $v failed; log: $OUT/build/$v/log" 1
+	if [ "$v" = e2e-blame ] && ! grep -q '^CONFIG_SOFTIRQ_BH_BLAME=y' "$OUT/build/$v/config"; then
+		die e2e-build "$v: CONFIG_SOFTIRQ_BH_BLAME did not survive olddefconfig (see $OUT/build/$v/config)" 1
+	fi
+done
+result e2e-build PASS "${variants[*]} in $((SECONDS - start))s"
