@@ -94,7 +94,7 @@ k_base=campaign k_net=campaign-net
 [ -f "$OUT/build/$k_net/bzImage" ] || k_net=bench
 e2e="$logs/e2e"
 expect_status "end-to-end smoke: one round of $k_base and $k_net" 0 "$logs/e2e.log" \
-	env E2E_ROUNDS=1 E2E_SECS=3 E2E_BLAME= RESULTS="$e2e" BENCH_TIMEOUT=600 \
+	env E2E_ROUNDS=1 E2E_SECS=2 E2E_BLAME= RESULTS="$e2e" BENCH_TIMEOUT=600 \
 	scripts/bench/run-bench-e2e.sh "base=$k_base" "net=$k_net"
 for k in base net; do
 	c="$e2e/raw/e2e/$k-r1.txt"

@@ -88,10 +88,12 @@ runs=()
 start=$SECONDS
 total=$((E2E_ROUNDS * ${#kernels[@]}))
 n=0
-# boot_one LABEL KERNEL NAME: one boot of the plan; its console goes to $raw/NAME.txt
+# boot_one LABEL KERNEL NAME: one boot of the plan; its console goes to
+# $raw/NAME.txt. no_hash_pointers: the trace tells hrtimers apart by their
+# address, which hashed pointers hide.
 boot_one() {
 	local status=0
-	OUT=$eout APPEND="plan=bench-e2e $clock ${APPEND:-}" BOOT_NAME="e2e-$3" BOOT_TIMEOUT=$BENCH_TIMEOUT \
+	OUT=$eout APPEND="plan=bench-e2e $clock no_hash_pointers ${APPEND:-}" BOOT_NAME="e2e-$3" BOOT_TIMEOUT=$BENCH_TIMEOUT \
 		"$TOP/scripts/kernel/boot-kernel.sh" "$2" smoke >"$res/boot-$3.log" 2>&1 || status=$?
 	if [ -f "$eout/boot/e2e-$3/console.log" ]; then
 		cp "$eout/boot/e2e-$3/console.log" "$raw/$3.txt"
