@@ -88,20 +88,20 @@ runs=()
 start=$SECONDS
 total=$((E2E_ROUNDS * ${#kernels[@]}))
 n=0
-# boot_one LABEL KERNEL NAME: one boot of the plan; its console goes to
+# boot_one KERNEL NAME: one boot of the plan; its console goes to
 # $raw/NAME.txt. no_hash_pointers: the trace tells hrtimers apart by their
 # address, which hashed pointers hide.
 boot_one() {
 	local status=0
-	OUT=$eout APPEND="plan=bench-e2e $clock no_hash_pointers ${APPEND:-}" BOOT_NAME="e2e-$3" BOOT_TIMEOUT=$BENCH_TIMEOUT \
-		"$TOP/scripts/kernel/boot-kernel.sh" "$2" smoke >"$res/boot-$3.log" 2>&1 || status=$?
-	if [ -f "$eout/boot/e2e-$3/console.log" ]; then
-		cp "$eout/boot/e2e-$3/console.log" "$raw/$3.txt"
+	OUT=$eout APPEND="plan=bench-e2e $clock no_hash_pointers ${APPEND:-}" BOOT_NAME="e2e-$2" BOOT_TIMEOUT=$BENCH_TIMEOUT \
+		"$TOP/scripts/kernel/boot-kernel.sh" "$1" smoke >"$res/boot-$2.log" 2>&1 || status=$?
+	if [ -f "$eout/boot/e2e-$2/console.log" ]; then
+		cp "$eout/boot/e2e-$2/console.log" "$raw/$2.txt"
 	else
-		: >"$raw/$3.txt"
+		: >"$raw/$2.txt"
 	fi
 	if [ "$status" -ne 0 ]; then
-		log bench-e2e "$3: the boot did not pass (status $status; $res/boot-$3.log); its figures may be incomplete"
+		log bench-e2e "$2: the boot did not pass (status $status; $res/boot-$2.log); its figures may be incomplete"
 		failed=$((failed + 1))
 	fi
 }
@@ -110,14 +110,14 @@ for r in $(seq 1 "$E2E_ROUNDS"); do
 	for i in "${!kernels[@]}"; do
 		n=$((n + 1))
 		log bench-e2e "[$n/$total] round $r, ${labels[$i]} ($((SECONDS - start))s so far)"
-		boot_one "${labels[$i]}" "${kernels[$i]}" "${labels[$i]}-r$r"
+		boot_one "${kernels[$i]}" "${labels[$i]}-r$r"
 		runs+=(--run "${labels[$i]}=$raw/${labels[$i]}-r$r.txt")
 	done
 done
 blame_args=()
 if [ -n "$blame_kernel" ]; then
 	log bench-e2e "tracing kernel $blame: who the vectors wait behind ($((SECONDS - start))s so far)"
-	boot_one blame "$blame_kernel" blame
+	boot_one "$blame_kernel" blame
 	blame_args=(--blame "$raw/blame.txt")
 fi
 

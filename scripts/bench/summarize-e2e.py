@@ -143,6 +143,14 @@ def spread(values: list[float], digits: int = 1) -> str:
     return f"{med:.{digits}f} [{min(values):.{digits}f}-{max(values):.{digits}f}]"
 
 
+def at(attr: str, q: float) -> Callable[[Run], float | None]:
+    """The q-th percentile of a run's samples in field attr, or None."""
+    def get(r: Run) -> float | None:
+        vals: list[float] = getattr(r, attr)
+        return pct(vals, q) if vals else None
+    return get
+
+
 def median_or_none(values: list[float]) -> float | None:
     return statistics.median(values) if values else None
 
@@ -161,12 +169,6 @@ def stat_rows(kernels: dict[str, list[Run]], hz: int | None) -> list[tuple[str, 
 
     def add(name: str, get: Callable[[Run], float | int | str | None]) -> None:
         rows.append((name, {k: per_round(rs, get) for k, rs in kernels.items()}))
-
-    def at(attr: str, q: float) -> Callable[[Run], float | None]:
-        def get(r: Run) -> float | None:
-            vals: list[float] = getattr(r, attr)
-            return pct(vals, q) if vals else None
-        return get
 
     for q, qn in ((50, "p50"), (99, "p99"), (99.9, "p99.9"), (100, "max")):
         add(f"BLOCK read latency {qn}, µs", at("block_us", q))
@@ -208,8 +210,8 @@ def target_lines(kernels: dict[str, list[Run]], base: str, conv: str) -> list[st
         return [f"- not judged: the run has no kernel '{base}' or '{conv}'"]
     b, c = kernels[base], kernels[conv]
     out = []
-    bb = median_or_none(per_round(b, lambda r: pct(r.block_us, 99) if r.block_us else None))
-    cb = median_or_none(per_round(c, lambda r: pct(r.block_us, 99) if r.block_us else None))
+    bb = median_or_none(per_round(b, at("block_us", 99)))
+    cb = median_or_none(per_round(c, at("block_us", 99)))
     if bb and cb:
         ratio = bb / cb
         verdict = "met" if ratio >= 10 else f"missed: {ratio:.2f}x, {10 / ratio:.1f} times short of 10x"
@@ -217,8 +219,8 @@ def target_lines(kernels: dict[str, list[Run]], base: str, conv: str) -> list[st
                    f"(target at least 10x lower): {verdict}")
     else:
         out.append("- BLOCK p99: not judged (no BLOCK samples on one side)")
-    bh = median_or_none(per_round(b, lambda r: pct(r.hrtimer_us, 99) if r.hrtimer_us else None))
-    ch = median_or_none(per_round(c, lambda r: pct(r.hrtimer_us, 99) if r.hrtimer_us else None))
+    bh = median_or_none(per_round(b, at("hrtimer_us", 99)))
+    ch = median_or_none(per_round(c, at("hrtimer_us", 99)))
     if bh is not None and ch is not None:
         out.append(f"- soft hrtimer lateness p99 {base} / {conv} = {bh:.1f} / {ch:.1f} µs "
                    f"(target lower): {'met' if ch < bh else 'missed'}")

@@ -10,9 +10,10 @@
  *   for its slot skips the slots it missed (no catch-up burst).
  * - HRTIMER: a TCP flow over loopback with SO_MAX_PACING_RATE, so that
  *   TCP's internal pacing arms its soft hrtimer (tcp_pace_kick) for every
- *   few segments (1400-byte segments: a hundred or more timers a second). The lateness of those timers comes from the trace
- *   (bench-e2e); this program only keeps the flow going, with a small send
- *   buffer, and throws away what is still queued at the end.
+ *   few segments (1400-byte segments: a hundred or more timers a second).
+ *   The lateness of those timers comes from the trace (bench-e2e); this
+ *   program only keeps the flow going, with a small send buffer, and
+ *   throws away what is still queued at the end.
  *
  * Usage: softirq-victims [-t SECONDS] [-r READS_PER_S] [-d DEVICE]
  *                        [-p PACING_BYTES_PER_S]
