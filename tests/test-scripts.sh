@@ -252,6 +252,13 @@ fi
 expect_grep "soft hrtimer lateness from start to expiry" '^BENCH-E2E hrtimer-us 300\.0$' "$logs/80"
 expect_grep "raise-to-entry percentiles" '^BENCH-E2E latency vec=BLOCK n=1 p50_us=400\.0 p99_us=400\.0 p999_us=400\.0 max_us=400\.0$' "$logs/80"
 expect_grep "stretches by time held" '^BENCH-E2E held label=udp_x n=1 total_us=500\.0 max_us=500\.0$' "$logs/80"
+expect_status "e2e-trace-stats reads a trace with unhashed-pointer placeholders" 0 "$logs/80p" \
+	env PATH="$bb:$PATH" sh scripts/guest/e2e-trace-stats tests/fixtures/e2e/ptrval.txt "$scratch/e2e-tmp"
+if grep -q 'hrtimer' "$logs/80p"; then
+	not_ok "timers with placeholder addresses are not matched" "$(grep hrtimer "$logs/80p" | head -n 2)"
+else
+	ok "timers with placeholder addresses are not matched"
+fi
 expect_status "e2e-trace-stats without a trace exits 2" 2 "$logs/81" \
 	env PATH="$bb:$PATH" sh scripts/guest/e2e-trace-stats "$scratch/no-such-trace"
 
