@@ -138,4 +138,4 @@ if [ "$failed" -ne 0 ] || [ "$sum_status" -ne 0 ]; then
 	result bench-e2e FAIL "$failed boots failed, summary status $sum_status; see $RESULTS/e2e.md"
 	exit 1
 fi
-result bench-e2e PASS "$RESULTS/e2e.md: $total boots + ${blame_kernel:+1 tracing boot} in $((SECONDS - start))s"
+result bench-e2e PASS "$RESULTS/e2e.md: $total boots${blame_kernel:+ + 1 tracing boot} in $((SECONDS - start))s"
