@@ -24,6 +24,17 @@ expect_status "initramfs builds" 0 "$logs/initramfs.log" scripts/kernel/make-ini
 expect_status "base kernel builds (campaign configuration)" 0 "$logs/build.log" \
 	scripts/kernel/build-kernel.sh campaign base
 grep RESULT "$logs/build.log" || true
+# The same commit, configuration and compiler again: with BUILD_REUSE=1
+# nothing is compiled and the bzImage stays the one just built.
+cp "$OUT/build/campaign/bzImage" "$logs/bzImage.first"
+expect_status "an unchanged variant is reused with BUILD_REUSE=1" 0 "$logs/reuse.log" \
+	env BUILD_REUSE=1 scripts/kernel/build-kernel.sh campaign base
+expect_grep "the reuse says nothing was compiled" "up to date .*nothing compiled" "$logs/reuse.log"
+if cmp -s "$logs/bzImage.first" "$OUT/build/campaign/bzImage"; then
+	ok "the reused bzImage is the one built"
+else
+	not_ok "the reused bzImage is the one built" "$OUT/build/campaign/bzImage changed"
+fi
 
 selftests=${BASE_SELFTESTS:-358}
 expect_status "base boots with the default plan ($selftests lockdep self-tests)" 0 "$logs/boot.log" \

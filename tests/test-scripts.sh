@@ -47,6 +47,7 @@ expect_status "build without a tree exits 2" 2 "$logs/1" \
 expect_grep "build without a tree says what to run" "make tree" "$logs/1"
 expect_status "build with JOBS=abc exits 2" 2 "$logs/2" env JOBS=abc "${fw[@]}" scripts/kernel/build-kernel.sh base
 expect_status "build of an unknown revision exits 2" 2 "$logs/3" "${fw[@]}" scripts/kernel/build-kernel.sh nosuch
+expect_status "build with BUILD_REUSE=yes exits 2" 2 "$logs/3b" env BUILD_REUSE=yes "${fw[@]}" scripts/kernel/build-kernel.sh base
 expect_status "compile-wide with a folder that is no module exits 2" 2 "$logs/4" \
 	"${fw[@]}" scripts/kernel/compile-wide.sh base base "$scratch"
 expect_grep "the folder is named" "is not a module folder" "$logs/4"

@@ -33,7 +33,8 @@ exec > >(tee "$dest/log") 2>&1
 t0=$SECONDS
 
 log "$stage" "1/5 campaign build (gcc): the units the configuration compiles"
-"$TOP/scripts/kernel/build-kernel.sh" campaign base ||
+# BUILD_REUSE=0: the units are read from $OBJ, which must hold this build
+BUILD_REUSE=0 "$TOP/scripts/kernel/build-kernel.sh" campaign base ||
 	die "$stage" "the campaign kernel does not build; see $OUT/build/campaign/log" 1
 # Every C unit linked into vmlinux: the members of vmlinux.a and lib.a
 # (all of lib.a, linked or not: more code only adds vectors), each with
