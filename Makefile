@@ -47,7 +47,7 @@ help: ## list the targets and variables
 check: deps tree ## the test suite within its budget (installs what it needs; ends with "N passed, N failed")
 	@tests/run-tests.sh
 
-check-full: deps tree ## make check plus the suites beyond its budget (both bisect suites)
+check-full: deps tree ## make check plus the suites beyond its budget (the three bisect suites)
 	@CHECK=full tests/run-tests.sh
 
 deps: ## install missing Debian packages (apt)

@@ -11,9 +11,10 @@
 # The kernel suites run with the caller's PATH.
 #
 # Env: CHECK=full      also the suites that do not fit make check's budget
-#                      (make check-full: both bisect suites);
+#                      (make check-full: the three bisect suites);
 #      SUITES="a b"    only those suites (any of the full list);
-#      FRESH_PATH=0    tool-only suites with the caller's PATH (debugging).
+#      FRESH_PATH=0    tool-only suites with the caller's PATH (debugging);
+#      BUILD_REUSE=0   compile every kernel again even when unchanged.
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/../scripts/lib.sh"
@@ -38,15 +39,16 @@ all_suites=(
 	"boot-net:kernel:tests/test-boot-net.sh"
 	"core-static:kernel:tests/test-core-static.sh"
 	"bisect-lockdep:kernel:tests/test-bisect-lockdep.sh"
+	"bisect-series:kernel:tests/test-bisect-series.sh"
 	"bench:kernel:tests/test-bench.sh"
 )
 # make check leaves these to make check-full: each is a bisection with
-# four kernel builds and boots (about 3.5 min warm each, half of the warm
+# four to seven kernel builds and boots (about 3.5 min warm each, half of the warm
 # make check before the split).  boot-net runs in both: it needs boot-base's
 # base boot and core's build (same configuration, so only the converted
 # files recompile); with CHECK=full it loads the kernel longer (plan
 # campaign) and runs the whole networking self-test set on both kernels.
-full_only="bisect bisect-lockdep"
+full_only="bisect bisect-lockdep bisect-series"
 
 case ${CHECK:-} in '' | full) ;; *) die check "CHECK must be empty or 'full', not '$CHECK'" 2 ;; esac
 read -r -a picked <<<"${SUITES:-}"
@@ -63,6 +65,10 @@ for w in $want; do
 	printf '%s\n' "${all_suites[@]}" | grep -q "^$w:" ||
 		die check "unknown suite '$w'; suites: $(printf '%s\n' "${all_suites[@]}" | cut -d: -f1 | tr '\n' ' ')" 2
 done
+# A kernel variant whose commit, final .config and compiler match its last
+# build is not compiled again (scripts/kernel/build-kernel.sh): a warm run
+# on unchanged sources boots the kernels it already has.
+export BUILD_REUSE=${BUILD_REUSE:-1}
 res="$OUT/check"
 mkdir -p "$res"
 cd "$TOP"
