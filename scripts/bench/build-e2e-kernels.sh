@@ -10,6 +10,7 @@
 #              traced: it names the sections, it does not measure latency)
 #
 # Usage: build-e2e-kernels.sh [VARIANT...]   (default: all four)
+# Env:    BUILD_REUSE (default 1: keep a kernel whose inputs did not change)
 # Reads:  $TREE (tags base, core, series), scripts/kconfig/{guest,campaign}.config,
 #         scripts/bench/{nolockdep.sed,tracing.config,series}
 # Writes: $OUT/build/e2e-*/ (build-kernel.sh), $OUT/bench-e2e/*.config,
@@ -38,6 +39,9 @@ printf '%s\n' '# build-e2e-kernels.sh: name the sections that hold vectors back'
 	'CONFIG_SOFTIRQ_BH_BLAME=y' >"$cfg/blame.config"
 common="$cfg/guest-nolockdep.config $TOP/scripts/kconfig/campaign.config $bench/tracing.config"
 
+# A kernel whose commit, configuration and compiler did not change since
+# its last build is kept (build-kernel.sh); BUILD_REUSE=0 rebuilds.
+export BUILD_REUSE=${BUILD_REUSE:-1}
 start=$SECONDS
 i=0
 for v in "${variants[@]}"; do
