@@ -283,6 +283,8 @@ expect_grep "BLOCK p99 ratio judged against 10x" '^- BLOCK p99 base / net = 4000
 expect_grep "median and range over rounds" '^\| BLOCK read latency p99, µs \| 4000\.0 \[4000\.0-4000\.0\] \| 350\.0 \|$' "$e2e/out/e2e.md"
 expect_grep "timer lateness in ms from HZ" '^\| timer_list lateness p99, ms \| 8\.0 ' "$e2e/out/e2e.md"
 expect_grep "blame table names the stretch" '^\| stretch tcp_sendmsg \| 100 \| 25\.0% \|$' "$e2e/out/e2e.md"
+expect_grep "the target says what masking could win at most" \
+	'^- why, BLOCK .*: 25\.0% behind BH-disabled stretches .*, 47\.5% behind other .*, 27\.5% elsewhere .* at most 1\.33x$' "$e2e/out/e2e.md"
 expect_status "summarize-e2e: a missed target is reported, not failed" 0 "$logs/83" \
 	scripts/bench/summarize-e2e.py "$e2e/miss" --run base="$e2e/fast.txt" --run net="$e2e/slow.txt" --no-plots
 expect_grep "a missed target says by how much" '^- BLOCK p99 base / net = 350\.0 / 4000\.0 µs = 0\.09x .*missed: 0\.09x, 114\.3 times short of 10x$' "$e2e/miss/e2e.md"
