@@ -20,7 +20,8 @@ export PYTHONPATH="$TOP/semantic-patches${PYTHONPATH:+:$PYTHONPATH}"
 # The console line of the WARNING that the core series prints for each
 # kind of misuse of the masking API (softirq_mask_report()).  The KUnit
 # suite provokes misuse on purpose in every kernel that builds it in, so
-# whatever boots such a kernel excuses it with BOOT_ALLOW.
+# boot-kernel.sh excuses it whenever the kernel's configuration has the
+# suite.
 # shellcheck disable=SC2034 # used by the scripts that source this file
 SOFTIRQ_MISUSE_WARNING='at kernel/softirq\.c:[0-9]+ softirq_mask_report\+'
 

@@ -62,13 +62,13 @@ if [ -x scripts/convert/convert-subsys.sh ]; then
 		scripts/kernel/build-kernel.sh campaign-net series
 	stage sparse-net "build-net" scripts/kernel/sparse-check.sh core series
 	stage wide-net "series" scripts/kernel/compile-wide.sh core series
-	stage boot-net "build-net initramfs" env BOOT_ALLOW="$SOFTIRQ_MISUSE_WARNING" \
+	stage boot-net "build-net initramfs" \
 		scripts/kernel/boot-kernel.sh campaign-net campaign
 	# lockdep's usage of the converted classes in that boot, into the note
 	stage observe-net "boot-net" scripts/convert/observe-lockdep.sh net campaign-net-campaign
 	# the whole networking self-test set, base (variant campaign, which
 	# the analyze stage built) vs converted, side by side
-	stage selftests-net "analyze build-net initramfs" env BOOT_ALLOW="$SOFTIRQ_MISUSE_WARNING" \
+	stage selftests-net "analyze build-net initramfs" env \
 		RESULTS_FILE="$TOP/results/net-selftests.md" \
 		scripts/kernel/run-net-selftests.sh net-selftests campaign campaign-net
 fi

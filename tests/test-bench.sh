@@ -65,7 +65,6 @@ append+=" softirq_mask_bench.d_us=100 softirq_mask_bench.probe_us=500"
 append+=" $(scripts/bench/clock-params.sh 2>/dev/null || echo no_timer_check)"
 expect_status "tiny benchmark boots without warnings or lockdep reports" 0 "$logs/boot.log" \
 	env APPEND="$append" BOOT_NAME=bench-smoke BOOT_TIMEOUT=600 \
-	BOOT_ALLOW="$SOFTIRQ_MISUSE_WARNING" \
 	scripts/kernel/boot-kernel.sh bench smoke
 console="$OUT/boot/bench-smoke/console.log"
 expect_fresh "benchmark console written by this run" "$console" "$logs/.start"
@@ -88,16 +87,14 @@ expect_grep "table has the masked 100 us row" '^\| TASKLET \| 100 \| mask \| ' "
 # The end-to-end path of make bench-e2e, one short round, on the campaign
 # kernels that make check built before this suite (the bench kernel when
 # they are missing): it measures nothing, it checks that every piece runs
-# and that the lock-debugging kernels stay quiet under it.  campaign-net
-# carries the core's KUnit suite, whose misuse cases warn on purpose at
-# boot: only that WARNING is excused.
+# and that the lock-debugging kernels stay quiet under it (but for the
+# KUnit misuse WARNING, which boot-kernel.sh excuses in campaign-net).
 k_base=campaign k_net=campaign-net
 [ -f "$OUT/build/$k_base/bzImage" ] || k_base=bench
 [ -f "$OUT/build/$k_net/bzImage" ] || k_net=bench
 e2e="$logs/e2e"
 expect_status "end-to-end smoke: one round of $k_base and $k_net" 0 "$logs/e2e.log" \
 	env E2E_ROUNDS=1 E2E_SECS=2 E2E_BLAME= RESULTS="$e2e" BENCH_TIMEOUT=600 \
-	BOOT_ALLOW="$SOFTIRQ_MISUSE_WARNING" \
 	scripts/bench/run-bench-e2e.sh "base=$k_base" "net=$k_net"
 for k in base net; do
 	c="$e2e/raw/e2e/$k-r1.txt"

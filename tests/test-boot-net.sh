@@ -65,7 +65,7 @@ grep RESULT "$logs/wide.log" || true
 
 selftests=${NET_SELFTESTS:-371}
 expect_status "the series boots under plan $plan ($selftests lockdep self-tests)" 0 "$logs/boot.log" \
-	env BOOT_EXPECT_SELFTESTS="$selftests" BOOT_ALLOW="$SOFTIRQ_MISUSE_WARNING" \
+	env BOOT_EXPECT_SELFTESTS="$selftests" \
 	scripts/kernel/boot-kernel.sh campaign-net "$plan"
 sum="$OUT/boot/campaign-net-$plan/summary.txt"
 expect_fresh "boot summary written by this run" "$sum" "$logs/.start"
@@ -95,7 +95,7 @@ expect_grep "quick networking self-tests: none fails on either kernel" \
 
 if [ "${CHECK:-}" = full ]; then
 	expect_status "the whole networking self-test set: same verdicts, base vs converted" 0 \
-		"$logs/selftests-full.log" env BOOT_ALLOW="$SOFTIRQ_MISUSE_WARNING" \
+		"$logs/selftests-full.log" \
 		scripts/kernel/run-net-selftests.sh net-selftests campaign campaign-net
 	grep RESULT "$logs/selftests-full.log" || true
 fi

@@ -46,15 +46,7 @@ if ! KFRAGMENTS=$frags "$TOP/scripts/kernel/build-kernel.sh" bisect "$commit" >"
 	log bisect "${commit:0:12}: build failed -> skip (BISECT_BUILD_FAIL=bad to count it as bad)"
 	exit 125
 fi
-# From the core's KUnit commit on, every kernel of the series warns on
-# purpose at boot (the suite's misuse cases): excuse only that WARNING, as
-# every other boot of these kernels does, or the bisection would name the
-# KUnit commit whatever the real failure is.  Callers add their own
-# regexes with BOOT_ALLOW.
-allow=$SOFTIRQ_MISUSE_WARNING
-[ -z "${BOOT_ALLOW:-}" ] || allow="$BOOT_ALLOW
-$allow"
-if BOOT_ALLOW=$allow BOOT_NAME="bisect-${commit:0:12}" BOOT_TIMEOUT=${BOOT_TIMEOUT:-300} \
+if BOOT_NAME="bisect-${commit:0:12}" BOOT_TIMEOUT=${BOOT_TIMEOUT:-300} \
 	"$TOP/scripts/kernel/boot-kernel.sh" bisect "$plan" >"$steps/boot.log" 2>&1; then
 	log bisect "${commit:0:12}: good"
 	exit 0
