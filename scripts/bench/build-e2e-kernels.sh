@@ -6,8 +6,9 @@
 #   e2e-core   tag core (the API, nothing converted)
 #   e2e-net    tag series (core + conversions/net, from make-series.sh)
 #   e2e-blame  tag bench-net: series + scripts/bench/series, with
-#              CONFIG_SOFTIRQ_BH_BLAME (every BH section out of line and
-#              traced: it names the sections, it does not measure latency)
+#              CONFIG_SOFTIRQ_BH_BLAME and frame pointers (every BH section
+#              out of line and traced with its caller: it names the
+#              sections, it does not measure latency)
 #
 # Usage: build-e2e-kernels.sh [VARIANT...]   (default: all four)
 # Env:    BUILD_REUSE (default 1: keep a kernel whose inputs did not change)
@@ -35,8 +36,10 @@ bench="$TOP/scripts/bench"
 cfg="$OUT/bench-e2e"
 mkdir -p "$cfg"
 sed -f "$bench/nolockdep.sed" "$TOP/scripts/kconfig/guest.config" >"$cfg/guest-nolockdep.config"
+# Frame pointers let the stretch event name the caller of an out-of-line
+# local_bh_disable() or rcu_read_lock_bh() (-Os makes such copies)
 printf '%s\n' '# build-e2e-kernels.sh: name the sections that hold vectors back' \
-	'CONFIG_SOFTIRQ_BH_BLAME=y' >"$cfg/blame.config"
+	'CONFIG_SOFTIRQ_BH_BLAME=y' 'CONFIG_UNWINDER_FRAME_POINTER=y' >"$cfg/blame.config"
 common="$cfg/guest-nolockdep.config $TOP/scripts/kconfig/campaign.config $bench/tracing.config"
 
 # A kernel whose commit, configuration and compiler did not change since
@@ -61,8 +64,11 @@ for v in "${variants[@]}"; do
 	log e2e-build "[$i/${#variants[@]}] $v at $rev ($((SECONDS - start))s so far)"
 	KFRAGMENTS=$frags "$TOP/scripts/kernel/build-kernel.sh" "$v" "$rev" ||
 		die e2e-build "building $v failed; log: $OUT/build/$v/log" 1
-	if [ "$v" = e2e-blame ] && ! grep -q '^CONFIG_SOFTIRQ_BH_BLAME=y' "$OUT/build/$v/config"; then
-		die e2e-build "$v: CONFIG_SOFTIRQ_BH_BLAME did not survive olddefconfig (see $OUT/build/$v/config)" 1
+	if [ "$v" = e2e-blame ]; then
+		for o in CONFIG_SOFTIRQ_BH_BLAME CONFIG_FRAME_POINTER; do
+			grep -q "^$o=y" "$OUT/build/$v/config" ||
+				die e2e-build "$v: $o did not survive olddefconfig (see $OUT/build/$v/config)" 1
+		done
 	fi
 done
 result e2e-build PASS "${variants[*]} in $((SECONDS - start))s"
