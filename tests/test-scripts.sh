@@ -253,6 +253,12 @@ fi
 expect_grep "soft hrtimer lateness from start to expiry" '^BENCH-E2E hrtimer-us 300\.0$' "$logs/80"
 expect_grep "raise-to-entry percentiles" '^BENCH-E2E latency vec=BLOCK n=1 p50_us=400\.0 p99_us=400\.0 p999_us=400\.0 max_us=400\.0$' "$logs/80"
 expect_grep "stretches by time held" '^BENCH-E2E held label=udp_x n=1 total_us=500\.0 max_us=500\.0$' "$logs/80"
+expect_grep "a stretch begun in an out-of-line local_bh_disable() is named by its caller" \
+	'^BENCH-E2E held label=tcp_recvmsg/local_bh_disable n=1 total_us=50\.0 max_us=50\.0$' "$logs/80"
+expect_grep "so is one begun in an out-of-line *_bh() wrapper" \
+	'^BENCH-E2E held label=dev_mc_add/netif_addr_lock_bh n=1 total_us=20\.0 max_us=20\.0$' "$logs/80"
+expect_grep "a stretch begun in a real function keeps its name" \
+	'^BENCH-E2E held label=tcp_sendmsg n=1 total_us=200\.0 max_us=200\.0$' "$logs/80"
 expect_status "e2e-trace-stats reads a trace with unhashed-pointer placeholders" 0 "$logs/80p" \
 	env PATH="$bb:$PATH" sh scripts/guest/e2e-trace-stats tests/fixtures/e2e/ptrval.txt "$scratch/e2e-tmp"
 if grep -q 'hrtimer' "$logs/80p"; then
@@ -285,6 +291,18 @@ expect_grep "timer lateness in ms from HZ" '^\| timer_list lateness p99, ms \| 8
 expect_grep "blame table names the stretch" '^\| stretch tcp_sendmsg \| 100 \| 25\.0% \|$' "$e2e/out/e2e.md"
 expect_grep "the target says what masking could win at most" \
 	'^- why, BLOCK .*: 25\.0% behind BH-disabled stretches .*, 47\.5% behind other .*, 27\.5% elsewhere .* at most 1\.33x$' "$e2e/out/e2e.md"
+expect_grep "held table names the caller of an out-of-line wrapper" \
+	'^\| tcp_recvmsg/local_bh_disable \| 1 \| 50 \| 50 \|$' "$e2e/out/e2e.md"
+if grep -q '^Not named' "$e2e/out/e2e.md"; then
+	not_ok "every stretch named when the kernel gives callers" "$(grep '^Not named' "$e2e/out/e2e.md")"
+else
+	ok "every stretch named when the kernel gives callers"
+fi
+sed 's|label=tcp_recvmsg/local_bh_disable|label=local_bh_disable|' "$e2e/fast.txt" >"$e2e/nofp.txt"
+expect_status "summarize-e2e: a blame run without callers" 0 "$logs/82n" \
+	scripts/bench/summarize-e2e.py "$e2e/nofp" --run base="$e2e/slow.txt" --run net="$e2e/fast.txt" \
+	--blame "$e2e/nofp.txt" --hz 250 --no-plots
+expect_grep "a stretch left unnamed is said so" '^Not named: local_bh_disable (the kernel gave no caller' "$e2e/nofp/e2e.md"
 expect_status "summarize-e2e: a missed target is reported, not failed" 0 "$logs/83" \
 	scripts/bench/summarize-e2e.py "$e2e/miss" --run base="$e2e/fast.txt" --run net="$e2e/slow.txt" --no-plots
 expect_grep "a missed target says by how much" '^- BLOCK p99 base / net = 350\.0 / 4000\.0 µs = 0\.09x .*missed: 0\.09x, 114\.3 times short of 10x$' "$e2e/miss/e2e.md"

@@ -272,6 +272,10 @@ def table(rows: list[tuple[str, dict[str, list[float]]]], labels: list[str]) -> 
     return out
 
 
+# Wrappers whose out-of-line copies name no call site by themselves
+UNNAMED_WRAPPERS = ("local_bh_disable", "rcu_read_lock_bh")
+
+
 def blame_section(run: Run) -> list[str]:
     out = [f"Kernel: {run.label} ({Path(run.path).name}); tracing: "
            + " ".join(f"{k}={v}" for k, v in run.tracing.items()), ""]
@@ -292,7 +296,12 @@ def blame_section(run: Run) -> list[str]:
                 "|---|---|---|---|"]
         for h in run.held:
             out.append(f"| {h['label']} | {h['n']} | {float(h['total_us']):.0f} | {float(h['max_us']):.0f} |")
-        out.append("")
+        out += ["", "`a/b`: the stretch began in `b`, an out-of-line copy of a static inline "
+                "wrapper, called from `a`.", ""]
+        bare = [h["label"] for h in run.held if h["label"] in UNNAMED_WRAPPERS]
+        if bare:
+            out += [f"Not named: {', '.join(bare)} (the kernel gave no caller; it needs "
+                    "frame pointers, see build-e2e-kernels.sh).", ""]
     return out
 
 
