@@ -77,6 +77,18 @@ for dir in "$TOP"/conversions/*/; do
 	else
 		not_ok "$name: audit note is reproduced byte for byte" "diff -u $note $out/note.md"
 	fi
+	# the note accounts for every section the converter found, the
+	# ones it could not parse included
+	conv_line=$(cat "$OUT/convert/$name/summary.txt" 2>/dev/null || true)
+	want=$(sed -n 's/^\([0-9]*\) sections converted, \([0-9]*\) left alone.*/\1 \2/p' <<<"$conv_line")
+	got=$(awk -F' *[|] *' '$2 == "converted" { c = $3 } $2 == "left alone" { l = $3 }
+		END { if (c != "" && l != "") print c, l }' "$note")
+	if [ -n "$want" ] && [ "$want" = "$got" ]; then
+		ok "$name: the note counts what the converter counts (converted, left alone: $got)"
+	else
+		not_ok "$name: the note counts what the converter counts" \
+			"converter: '${conv_line:-no summary}'; note: converted, left alone = '${got:-none}'"
+	fi
 	mapfile -t patches < <(sed "s|^|$dir|" "$dir/series")
 	if [ "${#patches[@]}" -gt 0 ]; then
 		patch_sites "${patches[@]}" >"$out/patch-sites"

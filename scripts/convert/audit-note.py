@@ -24,7 +24,8 @@ Writes: NOTE.md: the summary table (sections in compiled SUBSYS files,
         converted, left alone by reason, masks), then per converted
         section every vector held back with one evidence chain, every
         vector left running with why no chain exists, and the verdict;
-        then the sections the auditors vetoed, with their reasons.
+        then the sections the auditors vetoed, with their reasons; then
+        the lines the converter could not read (status "unparsed").
         --lockdep-classes OUT: the lockdep names of the converted sections'
         classes that lockdep names after a variable (a static or global
         lock: the variable's name), one per line, for the guest to look up
@@ -340,6 +341,16 @@ def main(argv: list[str]) -> int:
     if not vetoed:
         out += ["None."]
     out.append("")
+    unread = sorted((str(s["file"]), int(s["line"]), str(s["why"]))
+                    for s in left if s.get("status") == "unparsed")
+    if unread:
+        out += ["## Left alone because the converter could not read them", "",
+                "Lines that call a BH-disabling function where no rule of the "
+                "semantic patch matched (spatch could not parse the function, or "
+                "the call is in a macro definition). They stay on the all-vector "
+                "API.", ""]
+        out += [f"- {f}:{n}: {w}" for f, n, w in unread]
+        out.append("")
     with open(a.out, "w", encoding="utf-8") as fh:
         fh.write("\n".join(out).rstrip("\n") + "\n")
     if a.lockdep_classes:

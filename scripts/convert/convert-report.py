@@ -6,7 +6,8 @@ Usage:  convert-report.py --tree TREE --work WORK --records DIR --masks FILE
 Reads:  the original files (TREE/<path>) and the converted copies
         (WORK/<path>) listed in LIST, the site records DIR/*.jsonl written by
         semantic-patches/bh_lock_mask.cocci, the mask table and spatch's log.
-Writes: OUT/report.md, OUT/sites.json, OUT/summary.txt (one line),
+Writes: OUT/report.md, OUT/sites.json (every site, with status "unparsed"
+        the lines no rule matched), OUT/summary.txt (one line),
         OUT/audit-note.md (skeleton), OUT/patches/{dirs,<dir>.files,<dir>.msg}.
         A converted copy that fails a check (spatch error in the log, or a
         generated variable without declaration) is reset to the original.
@@ -174,8 +175,13 @@ def write_report(a: argparse.Namespace, run: Run) -> str:
     lines += [f"- {f}:{n}: {w}" for f, n, w in run.unparsed]
     with open(os.path.join(a.out, "report.md"), "w", encoding="utf-8") as fh:
         fh.write("\n".join(lines) + "\n")
+    # the lines no rule matched are sites too: the audit note counts them
+    unmatched = [{"file": f, "line": n, "col": 0, "func": "", "expr": "",
+                  "kind": None, "class": None, "mask": None, "status": "unparsed",
+                  "reason": w, "final": "skipped", "why": w}
+                 for f, n, w in run.unparsed]
     with open(os.path.join(a.out, "sites.json"), "w", encoding="utf-8") as fh:
-        json.dump(final, fh, indent=1, sort_keys=True)
+        json.dump(final + unmatched, fh, indent=1, sort_keys=True)
     with open(os.path.join(a.out, "summary.txt"), "w", encoding="utf-8") as fh:
         fh.write(summary + "\n")
     write_plan(a, conv)
