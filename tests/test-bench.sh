@@ -105,6 +105,8 @@ for k in base net; do
 		expect_grep "e2e $k: traffic on $p at the same time" "TRAFFIC path=$p proto=tcp .* lost=0 " "$c"
 	done
 	expect_grep "e2e $k: the plan ended" 'BENCH-E2E-END' "$c"
+	expect_grep "e2e $k: the guest's step limit is the host's less a minute" \
+		'Command line: .* step_timeout=540 ' "$c"
 done
 expect_grep "e2e summary judges the BLOCK target" '^- BLOCK p99 base / net = [0-9.]+ / [0-9.]+ µs' "$e2e/e2e.md"
 expect_grep "e2e summary has the BLOCK p99 row" '^\| BLOCK read latency p99, µs \| [0-9.]+ \| [0-9.]+ \|$' "$e2e/e2e.md"
