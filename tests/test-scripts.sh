@@ -302,7 +302,7 @@ sed 's|label=tcp_recvmsg/local_bh_disable|label=local_bh_disable|' "$e2e/fast.tx
 expect_status "summarize-e2e: a blame run without callers" 0 "$logs/82n" \
 	scripts/bench/summarize-e2e.py "$e2e/nofp" --run base="$e2e/slow.txt" --run net="$e2e/fast.txt" \
 	--blame "$e2e/nofp.txt" --hz 250 --no-plots
-expect_grep "a stretch left unnamed is said so" '^Not named: local_bh_disable (the kernel gave no caller' "$e2e/nofp/e2e.md"
+expect_grep "a stretch left unnamed is said so" '^Not named: local_bh_disable \(the kernel gave no caller' "$e2e/nofp/e2e.md"
 expect_status "summarize-e2e: a missed target is reported, not failed" 0 "$logs/83" \
 	scripts/bench/summarize-e2e.py "$e2e/miss" --run base="$e2e/fast.txt" --run net="$e2e/slow.txt" --no-plots
 expect_grep "a missed target says by how much" '^- BLOCK p99 base / net = 350\.0 / 4000\.0 µs = 0\.09x .*missed: 0\.09x, 114\.3 times short of 10x$' "$e2e/miss/e2e.md"
