@@ -298,11 +298,21 @@ if grep -q '^Not named' "$e2e/out/e2e.md"; then
 else
 	ok "every stretch named when the kernel gives callers"
 fi
-sed 's|label=tcp_recvmsg/local_bh_disable|label=local_bh_disable|' "$e2e/fast.txt" >"$e2e/nofp.txt"
+# shellcheck disable=SC2016 # backticks of the markdown, not a command
+expect_grep "the a/b form is explained where it is used" '^`a/b`: the stretch began in `b`' "$e2e/out/e2e.md"
+sed -e 's|label=tcp_recvmsg/local_bh_disable|label=local_bh_disable|' \
+	-e 's|label=dev_mc_add/netif_addr_lock_bh|label=netif_addr_lock_bh|' "$e2e/fast.txt" >"$e2e/nofp.txt"
 expect_status "summarize-e2e: a blame run without callers" 0 "$logs/82n" \
 	scripts/bench/summarize-e2e.py "$e2e/nofp" --run base="$e2e/slow.txt" --run net="$e2e/fast.txt" \
 	--blame "$e2e/nofp.txt" --hz 250 --no-plots
-expect_grep "a stretch left unnamed is said so" '^Not named: local_bh_disable \(the kernel gave no caller' "$e2e/nofp/e2e.md"
+expect_grep "every stretch left unnamed is said so, by the rule e2e-trace-stats names them with" \
+	'^Not named: local_bh_disable, netif_addr_lock_bh \(the kernel gave no caller' "$e2e/nofp/e2e.md"
+# shellcheck disable=SC2016 # backticks of the markdown, not a command
+if grep -q '^`a/b`' "$e2e/nofp/e2e.md"; then
+	not_ok "no a/b explanation without a/b names" "$(grep '^`a/b`' "$e2e/nofp/e2e.md")"
+else
+	ok "no a/b explanation without a/b names"
+fi
 expect_status "summarize-e2e: a missed target is reported, not failed" 0 "$logs/83" \
 	scripts/bench/summarize-e2e.py "$e2e/miss" --run base="$e2e/fast.txt" --run net="$e2e/slow.txt" --no-plots
 expect_grep "a missed target says by how much" '^- BLOCK p99 base / net = 350\.0 / 4000\.0 µs = 0\.09x .*missed: 0\.09x, 114\.3 times short of 10x$' "$e2e/miss/e2e.md"

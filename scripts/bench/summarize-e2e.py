@@ -272,8 +272,10 @@ def table(rows: list[tuple[str, dict[str, list[float]]]], labels: list[str]) -> 
     return out
 
 
-# Wrappers whose out-of-line copies name no call site by themselves
-UNNAMED_WRAPPERS = ("local_bh_disable", "rcu_read_lock_bh")
+def is_wrapper(label: str) -> bool:
+    """A stretch label that is an out-of-line wrapper with no caller: the
+    rule scripts/guest/e2e-trace-stats names CALLER/WRAPPER by."""
+    return "/" not in label and (label == "local_bh_disable" or label.endswith("_bh"))
 
 
 def blame_section(run: Run) -> list[str]:
@@ -296,9 +298,11 @@ def blame_section(run: Run) -> list[str]:
                 "|---|---|---|---|"]
         for h in run.held:
             out.append(f"| {h['label']} | {h['n']} | {float(h['total_us']):.0f} | {float(h['max_us']):.0f} |")
-        out += ["", "`a/b`: the stretch began in `b`, an out-of-line copy of a static inline "
-                "wrapper, called from `a`.", ""]
-        bare = [h["label"] for h in run.held if h["label"] in UNNAMED_WRAPPERS]
+        out.append("")
+        if any("/" in h["label"] for h in run.held):
+            out += ["`a/b`: the stretch began in `b`, an out-of-line copy of a static inline "
+                    "wrapper, called from `a`.", ""]
+        bare = [h["label"] for h in run.held if is_wrapper(h["label"])]
         if bare:
             out += [f"Not named: {', '.join(bare)} (the kernel gave no caller; it needs "
                     "frame pointers, see build-e2e-kernels.sh).", ""]
