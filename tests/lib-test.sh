@@ -43,6 +43,16 @@ expect_grep() {
 	fi
 }
 
+# expect_no_grep NAME REGEX FILE: check that no line of FILE matches REGEX
+# (the first two that do are shown).
+expect_no_grep() {
+	if grep -Eq -- "$2" "$3"; then
+		not_ok "$1" "$(grep -E -m 2 -- "$2" "$3")"
+	else
+		ok "$1"
+	fi
+}
+
 # expect_tree_restored REV: the work tree ($TREE, from scripts/lib.sh) is
 # back at commit REV with no bisection left open.
 expect_tree_restored() {
