@@ -38,7 +38,7 @@ all: ## the whole campaign with a summary (deps, tree, base and core kernels, bo
 
 help: ## list the targets and variables
 	@echo "targets:"
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \
+	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | \
 		sed 's/:.*## /\t/' | awk -F'\t' '{printf "  %-13s %s\n", $$1, $$2}'
 	@echo "variables: WORK=$(WORK) JOBS=$(JOBS) VARIANT=$(VARIANT) PLAN=$(PLAN)"
 	@echo "           APPEND= FILES= OLD=$(OLD) NEW=$(NEW) FORCE=$(FORCE) SUBSYS=$(SUBSYS) FILE= MASKS="
