@@ -27,6 +27,7 @@ set -euo pipefail
 all_suites=(
 	"fresh:tool:tests/test-fresh.sh"
 	"static:tool:tests/test-static.sh"
+	"docs:tool:tests/test-docs.sh"
 	"units:tool:tests/run-unit-tests.py"
 	"scripts:tool:tests/test-scripts.sh"
 	"cocci:tool:tests/test-cocci.sh"
