@@ -15,6 +15,7 @@ TO       ?= series
 GOOD     ?= base
 BAD      ?= series
 TEST     ?= boot
+BOOTS    ?= 10
 SERIES_ONLY ?=
 FORCE    ?= 0
 SUBSYS   ?= net
@@ -30,7 +31,7 @@ export WORK JOBS APPEND FORCE CCACHE_DIR CCACHE_MAXSIZE SERIES_ONLY OVERRIDES EX
 
 S := scripts
 
-.PHONY: all help check check-full deps tree initramfs build boot sparse core rt-check series series-check bisect bench bench-e2e \
+.PHONY: all help check check-full deps tree initramfs build boot sparse core rt-check series series-check bisect bench bench-e2e kunit-loop \
 	cocci-test analyze analyze-v1 convert-file convert
 
 all: ## the whole campaign with a summary (deps, tree, base and core kernels, boots)
@@ -42,7 +43,7 @@ help: ## list the targets and variables
 		sed 's/:.*## /\t/' | awk -F'\t' '{printf "  %-13s %s\n", $$1, $$2}'
 	@echo "variables: WORK=$(WORK) JOBS=$(JOBS) VARIANT=$(VARIANT) PLAN=$(PLAN)"
 	@echo "           APPEND= FILES= OLD=$(OLD) NEW=$(NEW) FORCE=$(FORCE) SUBSYS=$(SUBSYS) FILE= MASKS="
-	@echo "           FROM=$(FROM) TO=$(TO) SERIES_ONLY= GOOD=$(GOOD) BAD=$(BAD) TEST=$(TEST) OVERRIDES= WORLD="
+	@echo "           FROM=$(FROM) TO=$(TO) SERIES_ONLY= GOOD=$(GOOD) BAD=$(BAD) TEST=$(TEST) OVERRIDES= WORLD= BOOTS=$(BOOTS)"
 
 check: deps tree ## the test suite within its budget (installs what it needs; ends with "N passed, N failed")
 	@tests/run-tests.sh
@@ -79,6 +80,9 @@ series: ## stack base + core-patches + conversions/*/ as commits (tags core, con
 
 series-check: initramfs ## build and boot (PLAN) every commit FROM..TO (SERIES_ONLY="1 3" or last for fewer; EXTRA_KFRAGMENTS=scripts/kconfig/campaign.config)
 	@$(S)/series/check-series.sh $(FROM) $(TO) $(PLAN)
+
+kunit-loop: initramfs ## boot VARIANT BOOTS times (10) and count every KUnit case's results (flaky or stable)
+	@$(S)/kernel/kunit-loop.sh $(VARIANT) $(BOOTS)
 
 bisect: ## first bad commit in GOOD..BAD with TEST=boot|kunit|traffic (git bisect run)
 	@$(S)/bisect/bisect-boot.sh $(GOOD) $(BAD) $(TEST)
