@@ -140,6 +140,22 @@ class VerdictTest(unittest.TestCase):
         allowed = pbl.parse(text, [re.compile(r"kernel/softirq\.c:\d+ f\+")], [], None)
         self.assertEqual(allowed.verdict, "PASS", allowed.reasons)
 
+    def test_warning_allowed_by_its_message(self) -> None:
+        leak = ("timer: smt_leak_timer_fn+0x0/0x20 preempt leak: 00000101 -> 00000301\n"
+                "WARNING: CPU: 0 PID: 0 at kernel/time/timer.c:1707 call_timer_fn+0x9/0x90\n")
+        other = ("timer: real_fn+0x0/0x20 preempt leak: 00000101 -> 00000301\n"
+                 "WARNING: CPU: 0 PID: 0 at kernel/time/timer.c:1707 call_timer_fn+0x9/0x90\n")
+        after = [re.compile(r"^timer: smt_leak_timer_fn\+\S+ preempt leak")]
+        base = (FIX / "boot-pass.log").read_text()
+        for text, want in ((leak, "PASS"), (other, "WARNING")):
+            full = base.replace("PLAN-START", text + "PLAN-START", 1)
+            rep = pbl.parse(full, [], [], None, None, after)
+            self.assertEqual(rep.verdict, want, rep.reasons)
+        # the message excuses only the WARNING line right after it
+        apart = base.replace("PLAN-START", leak.replace("\nWARNING", "\nfiller\nWARNING")
+                             + "PLAN-START", 1)
+        self.assertEqual(pbl.parse(apart, [], [], None, None, after).verdict, "WARNING")
+
     def test_no_end_marker(self) -> None:
         text = "\n".join(line for line in (FIX / "boot-pass.log").read_text().splitlines()
                          if "PLAN-END" not in line)

@@ -14,7 +14,7 @@
 #         reads a previous run's console.
 # Env:    APPEND (extra kernel command line), BOOT_TIMEOUT (seconds, 600),
 #         BOOT_ALLOW (regexes, one per line, of console lines to excuse;
-#         the KUnit suite's misuse WARNING is excused without it in a
+#         the KUnit suite's misuse and timer-leak WARNINGs are excused without it in a
 #         kernel that builds the suite in),
 #         BOOT_EXPECT_KUNIT (SUITE or SUITE.CASE, space separated: suites
 #         that must run a case that is not skipped, cases that must pass),
@@ -91,12 +91,13 @@ fi
 while read -r re; do
 	[ -n "$re" ] && parse+=(--allow "$re")
 done <<<"${BOOT_ALLOW:-}"
-# The core's KUnit suite provokes softirq_mask_report()'s WARNING on
-# purpose: a kernel whose configuration (next to its bzImage, as
-# build-kernel.sh leaves it) builds the suite in is excused that WARNING,
-# and only that one, in every boot.
+# The core's KUnit suite provokes softirq_mask_report()'s WARNING and
+# call_timer_fn()'s leak WARNING on purpose: a kernel whose configuration
+# (next to its bzImage, as build-kernel.sh leaves it) builds the suite in
+# is excused those two, and only those (the second by its message, which
+# names the suite's callback), in every boot.
 if grep -qsx 'CONFIG_SOFTIRQ_MASK_KUNIT_TEST=y' "$(dirname "$kernel")/config"; then
-	parse+=(--allow "$SOFTIRQ_MISUSE_WARNING")
+	parse+=(--allow "$SOFTIRQ_MISUSE_WARNING" --allow-after "$SOFTIRQ_LEAK_TIMER_MESSAGE")
 fi
 for s in ${BOOT_EXPECT_KUNIT:-}; do parse+=(--expect-kunit "$s"); done
 [ -n "${BOOT_EXPECT_REPORT:-}" ] && parse+=(--expect-report "$BOOT_EXPECT_REPORT")

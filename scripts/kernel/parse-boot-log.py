@@ -2,7 +2,8 @@
 """Turn a guest console log into a boot verdict.
 
 Usage: parse-boot-log.py LOG [--qemu-status N] [--timed-out]
-                             [--allow REGEX]... [--expect-kunit SUITE[.CASE]]...
+                             [--allow REGEX]... [--allow-after REGEX]...
+                             [--expect-kunit SUITE[.CASE]]...
                              [--expect-selftests N]
                              [--expect-report REGEX] [--json FILE]
 
@@ -14,7 +15,7 @@ figures and the networking self-tests' verdicts (SELFTEST lines).  Verdicts, fro
   TIMEOUT    QEMU was killed by the timeout
   CRASH      panic, oops, BUG:, general protection fault, stall
   LOCKDEP    a lockdep or RCU-lockdep report
-  WARNING    a WARNING: splat that --allow does not excuse
+  WARNING    a WARNING: splat that --allow or --allow-after does not excuse
   FAIL       a plan step, a KUnit case, the traffic check or the lockdep
              self-tests failed, an expected KUnit suite or case did not
              run or was skipped, or the self-test count is not the one
@@ -27,6 +28,10 @@ Skipped KUnit cases are listed and counted, never taken for passed ones.
 not skipped (a suite whose cases all skip fails); --expect-kunit
 SUITE.CASE requires that case to pass ("ok", not skipped).
 --expect-selftests N requires lockdep's "Good, all N testcases passed!".
+--allow REGEX excuses a line that matches; --allow-after REGEX excuses a
+WARNING line whose previous line matches: WARN(cond, fmt, ...) prints its
+message on the line before "WARNING: ... at FILE:LINE" (x86), so a
+warning can be excused by what it says, not only by where it comes from.
 
 --expect-report REGEX inverts the lockdep rule for negative tests: the
 verdict is PASS only if a lockdep report matching REGEX appears (and
@@ -184,7 +189,8 @@ def context(lines: list[str], i: int, after: int = 12) -> list[str]:
 
 def parse(text: str, allow: list[re.Pattern[str]], expect_kunit: list[str],
           expect_report: re.Pattern[str] | None,
-          expect_selftests: int | None = None) -> BootReport:
+          expect_selftests: int | None = None,
+          allow_after: list[re.Pattern[str]] | None = None) -> BootReport:
     rep = BootReport()
     lines = [strip_prefix(line) for line in text.splitlines()]
     crash = [re.compile(p) for p in CRASH_PATTERNS]
@@ -211,6 +217,9 @@ def parse(text: str, allow: list[re.Pattern[str]], expect_kunit: list[str],
         if (m := LOCKDEP_SELFTEST.search(line)):
             rep.lockdep_selftest = m.group(1)
         if any(a.search(line) for a in allow):
+            continue
+        if (allow_after and i > 0 and WARNING_PATTERN.search(line)
+                and any(a.search(lines[i - 1]) for a in allow_after)):
             continue
         if any(p.search(line) for p in lockdep):
             if not rep.lockdep_report:
@@ -291,6 +300,7 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--qemu-status", type=int, default=None)
     ap.add_argument("--timed-out", action="store_true")
     ap.add_argument("--allow", action="append", default=[], metavar="REGEX")
+    ap.add_argument("--allow-after", action="append", default=[], metavar="REGEX")
     ap.add_argument("--expect-kunit", action="append", default=[], metavar="SUITE[.CASE]")
     ap.add_argument("--expect-selftests", type=int, default=None, metavar="N")
     ap.add_argument("--expect-report", default=None, metavar="REGEX")
@@ -298,6 +308,7 @@ def main(argv: list[str]) -> int:
     try:
         args = ap.parse_args(argv[1:])
         allow = [re.compile(a) for a in args.allow]
+        allow_after = [re.compile(a) for a in args.allow_after]
         expect = re.compile(args.expect_report) if args.expect_report else None
     except re.error as err:
         print(f"parse-boot-log: bad regular expression: {err}", file=sys.stderr)
@@ -308,7 +319,8 @@ def main(argv: list[str]) -> int:
         print(f"parse-boot-log: cannot read log: {err}", file=sys.stderr)
         return 2
 
-    rep = parse(text, allow, args.expect_kunit, expect, args.expect_selftests)
+    rep = parse(text, allow, args.expect_kunit, expect, args.expect_selftests,
+                allow_after)
     if args.timed_out:
         rep.fail("TIMEOUT", "QEMU did not finish before the timeout")
     # isa-debug-exit: status (code << 1) | 1; code 1 is the plan's failure.
