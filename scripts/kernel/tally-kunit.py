@@ -19,6 +19,9 @@ import json
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+Verdict = dict[str, Any]
 
 
 @dataclass
@@ -28,7 +31,7 @@ class Row:
     skipped: int = 0
 
 
-def load(path: Path) -> dict:
+def load(path: Path) -> Verdict:
     try:
         data = json.loads(path.read_text())
     except (OSError, ValueError) as err:
@@ -37,15 +40,15 @@ def load(path: Path) -> dict:
     if not isinstance(data, dict) or "kunit_cases" not in data:
         print(f"tally-kunit: {path} is not a boot verdict (no kunit_cases)", file=sys.stderr)
         sys.exit(2)
-    return data
+    return dict(data)
 
 
-def case_key(case: dict) -> str:
+def case_key(case: Verdict) -> str:
     """SUITE.CASE for a case, CASE.PARAM for a parameter of a case."""
     return f"{case['suite']}.{case['name']}"
 
 
-def tally(verdicts: list[dict], suite: str | None) -> tuple[dict[str, Row], list[str]]:
+def tally(verdicts: list[Verdict], suite: str | None) -> tuple[dict[str, Row], list[str]]:
     rows: dict[str, Row] = {}
     problems: list[str] = []
     per_boot: list[set[str]] = []
