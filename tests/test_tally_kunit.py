@@ -3,6 +3,7 @@ of several is flagged, a case missing from a boot is flagged, a clean series
 of boots passes."""
 import importlib.util
 import json
+import sys
 import tempfile
 import unittest
 from pathlib import Path
@@ -13,6 +14,7 @@ _spec = importlib.util.spec_from_file_location(
     "tally_kunit", HERE.parent / "scripts" / "kernel" / "tally-kunit.py")
 assert _spec and _spec.loader
 tk = importlib.util.module_from_spec(_spec)
+sys.modules["tally_kunit"] = tk  # dataclasses look their module up there
 _spec.loader.exec_module(tk)
 
 
@@ -61,7 +63,6 @@ class TallyTest(unittest.TestCase):
             junk = Path(d) / "junk.json"
             junk.write_text("{}")
             run = tk.main
-            import sys
             argv = sys.argv
             try:
                 sys.argv = ["x", "--suite", "softirq_mask", str(good), str(good)]
