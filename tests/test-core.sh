@@ -61,11 +61,20 @@ for c in partial_section_is_bh_disabled unmasked_vectors_run_in_net_rx_section \
 	masked_timer_fires_once_at_section_end masked_timer_fires_once_after_irqs_off_end \
 	masked_timer_in_tasklet_fires_once_after each_vector_held_back_and_served \
 	sections_nest_and_mix out_of_order_end_keeps_open_sections_masked \
-	misuse_is_reported_and_counts_restored; do
+	misuse_is_reported_and_counts_restored stale_restore_ends_nothing \
+	each_vector_served_while_ksoftirqd_runnable flooding_vector_is_deferred_alone \
+	leaked_section_is_forgotten; do
 	expect_grep "kunit case $c passed" "^    ok +softirq_mask\\.$c\$" "$sum"
 done
 for v in HI TIMER NET_TX NET_RX BLOCK TASKLET SCHED HRTIMER RCU; do
 	expect_grep "kunit: vector $v held back and served" "^    ok +each_vector_held_back_and_served\\.$v\$" "$sum"
+	expect_grep "kunit: vector $v served while ksoftirqd is runnable" "^    ok +each_vector_served_while_ksoftirqd_runnable\\.$v\$" "$sum"
+done
+for v in HI TASKLET; do
+	expect_grep "kunit: a $v flood is deferred alone" "^    ok +flooding_vector_is_deferred_alone\\.$v\$" "$sum"
+done
+for v in TIMER TASKLET; do
+	expect_grep "kunit: a section leaked in $v is forgotten" "^    ok +leaked_section_is_forgotten\\.$v\$" "$sum"
 done
 if grep -q "# SKIP" "$con" 2>/dev/null; then
 	not_ok "no softirq_mask KUnit case skipped" "$(grep '# SKIP' "$con" | head -n 3)"
@@ -74,11 +83,12 @@ else
 fi
 for w in "out-of-order restore" "full-section state restored on a partial section" \
 	"partial-section state restored on a full section" "restore with no section open" \
-	"vector beyond NR_SOFTIRQS"; do
+	"vector beyond NR_SOFTIRQS" "restore of a section that already ended" \
+	"section leaked, forgotten with the preempt count"; do
 	expect_grep "misuse reported: $w" "softirq mask: $w" "$con"
 done
 
-# Per-vector lockdep (patches 10-12): the boot-time negative test, once
+# Per-vector lockdep (patches 4, 10 and 12): the boot-time negative test, once
 # with the wrong mask (a report naming TASKLET, with both stacks) and once
 # with the right one (no report); lockdep reports only once per boot, so
 # these are separate boots.  The right boot also reads /proc/lockdep.
