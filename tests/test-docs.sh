@@ -152,20 +152,21 @@ help`, but not `make no-such-target FOO=1`; to make it fail is prose.
 $ make        # the default target
 ```
 EOF
-got=$(broken_links "$fx/page.md" | cut -f2 | tr '\n' ' ')
-if [ "$got" = "sub/missing.md#part " ] && [ "$(cat "$scratch/nlinks")" = 5 ]; then
-	ok "link check flags exactly the broken link of a fixture page"
-else
-	not_ok "link check flags exactly the broken link of a fixture page" \
-		"reported '$got' of $(cat "$scratch/nlinks") relative links, expected 'sub/missing.md#part' of 5"
-fi
-got=$(unknown_targets "$fx/page.md" | cut -f2 | tr '\n' ' ')
-if [ "$got" = "no-such-target " ] && [ "$(cat "$scratch/ntargets")" = 4 ]; then
-	ok "target check flags exactly the unknown target of a fixture page"
-else
-	not_ok "target check flags exactly the unknown target of a fixture page" \
-		"reported '$got' of $(cat "$scratch/ntargets") make commands, expected 'no-such-target' of 4"
-fi
+# expect_flags WHAT CHECK COUNTFILE WANT N: CHECK on the fixture page
+# reports exactly WANT, out of N items it counted into $scratch/COUNTFILE.
+expect_flags() {
+	local got
+	got=$("$2" "$fx/page.md" | cut -f2 | tr '\n' ' ')
+	if [ "$got" = "$4 " ] && [ "$(cat "$scratch/$3")" = "$5" ]; then
+		ok "$1"
+	else
+		not_ok "$1" "reported '$got' of $(cat "$scratch/$3") items, expected '$4' of $5"
+	fi
+}
+expect_flags "link check flags exactly the broken link of a fixture page" \
+	broken_links nlinks "sub/missing.md#part" 5
+expect_flags "target check flags exactly the unknown target of a fixture page" \
+	unknown_targets ntargets no-such-target 4
 
 pages=(README.md docs/*.md)
 if [ -f README.md ] && [ ${#pages[@]} -gt 1 ]; then
