@@ -2,9 +2,9 @@
 # test-bench.sh: smoke test of the benchmarks (not a measurement).  Checks
 # the benchmark patch with checkpatch --strict, replays the summarizer on the
 # committed console log of the last full run, applies scripts/bench/ on tag
-# core as tag "bench", builds it with the fragments of the core kernel that
-# make bench builds (guest.config without lock debugging, tracing.config,
-# bench.config with the core series' KUnit suite), boots a tiny benchmark
+# core as tag "bench", builds it in the configuration make bench uses
+# (guest.config without lock debugging, tracing.config, bench.config with
+# the core series' KUnit suite), boots a tiny benchmark
 # (1 round, few iterations, one D) with the KUnit suite, and checks every
 # BENCH line, the summary table and the KUnit cases of the fast path.
 #
