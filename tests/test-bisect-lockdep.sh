@@ -31,6 +31,6 @@ expect_grep "first bad commit is the wrong-mask one" \
 	"^first bad commit: $bad fixture: hold back HRTIMER instead of TASKLET" "$logs/bisect.log"
 expect_grep "its verdict is a lockdep report" "^boot verdict: LOCKDEP" "$logs/bisect.log"
 expect_grep "the decisive lines name the vector" \
-	"inconsistent \{IN-TASKLET-SOFTIRQ-W\} -> \{TASKLET-SOFTIRQ-ON-W\} usage" "$logs/bisect.log"
+	"softirq vector: TASKLET" "$logs/bisect.log"
 expect_tree_restored "$start"
 tally

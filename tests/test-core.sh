@@ -94,7 +94,7 @@ done
 # these are separate boots.  The right boot also reads /proc/lockdep.
 expect_status "lockdep reports the wrong mask, naming the vector" 0 "$logs/lockdep-wrong.log" \
 	env APPEND=softirq_mask_lockdep_test=wrong BOOT_NAME=core-lockdep-wrong \
-	BOOT_EXPECT_REPORT='inconsistent \{IN-TASKLET-SOFTIRQ-W\} -> \{TASKLET-SOFTIRQ-ON-W\} usage' \
+	BOOT_EXPECT_REPORT='inconsistent \{IN-SOFTIRQ-W\} -> \{SOFTIRQ-ON-W\} usage\.\n.*softirq vector: TASKLET' \
 	scripts/kernel/boot-kernel.sh core smoke
 wrong="$OUT/boot/core-lockdep-wrong/console.log"
 expect_fresh "the wrong-mask boot wrote its console log" "$wrong" "$start"
