@@ -87,7 +87,7 @@ kunit-loop: initramfs ## boot VARIANT BOOTS times (10) and count every KUnit cas
 bisect: ## first bad commit in GOOD..BAD with TEST=boot|kunit|traffic (git bisect run)
 	@$(S)/bisect/bisect-boot.sh $(GOOD) $(BAD) $(TEST)
 
-bench: deps tree core initramfs ## API overhead and latency benchmarks in QEMU (tag bench = core + scripts/bench); writes results/
+bench: deps tree series initramfs ## overhead, latency and deferral benchmarks in QEMU: pristine 6.1 vs the series (tags bench-base, bench, bench-net); writes results/
 	@$(S)/bench/run-bench.sh
 
 bench-e2e: deps tree series initramfs ## other vectors under network load, base vs core vs converted, interleaved rounds (E2E_ROUNDS=5); results/e2e.md

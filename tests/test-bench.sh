@@ -3,8 +3,8 @@
 # the benchmark patch with checkpatch --strict, replays the summarizer on the
 # committed console log of the last full run, applies scripts/bench/ on tag
 # core as tag "bench", builds it in the configuration make bench uses
-# (guest.config without lock debugging, tracing.config, bench.config with
-# the core series' KUnit suite), boots a tiny benchmark
+# (guest.config without lock debugging, tracing.config, bench.config and
+# bench-kunit.config: the core series' KUnit suite), boots a tiny benchmark
 # (1 round, few iterations, one D) with the KUnit suite, and checks every
 # BENCH line, the summary table and the KUnit cases of the fast path.
 #
@@ -57,15 +57,15 @@ fi
 # series' KUnit suite built in (bench.config).  The lockdep kernels of the
 # core suite never run that path; this boot is where the suite checks it.
 sed -f scripts/bench/nolockdep.sed scripts/kconfig/guest.config >"$logs/guest-nolockdep.config"
-frags=${BENCH_TEST_KFRAGMENTS:-"$logs/guest-nolockdep.config $TOP/scripts/bench/tracing.config $TOP/scripts/bench/bench.config"}
+frags=${BENCH_TEST_KFRAGMENTS:-"$logs/guest-nolockdep.config $TOP/scripts/bench/tracing.config $TOP/scripts/bench/bench.config $TOP/scripts/bench/bench-kunit.config"}
 expect_status "benchmark patch applies on core (tag bench)" 0 "$logs/apply.log" \
 	scripts/kernel/apply-patches.sh scripts/bench core bench
 expect_status "bench kernel builds" 0 "$logs/build.log" \
 	env KFRAGMENTS="$frags" scripts/kernel/build-kernel.sh bench bench
 expect_status "initramfs builds" 0 "$logs/initramfs.log" scripts/kernel/make-initramfs.sh
-append="softirq_mask_bench.run=overhead,latency softirq_mask_bench.rounds=1"
+append="softirq_mask_bench.run=overhead,latency,deferral softirq_mask_bench.rounds=1"
 append+=" softirq_mask_bench.iters=2000 softirq_mask_bench.samples=20"
-append+=" softirq_mask_bench.d_us=100 softirq_mask_bench.probe_us=500"
+append+=" softirq_mask_bench.d_us=100 softirq_mask_bench.probe_us=500 softirq_mask_bench.defer_ms=1000"
 append+=" $(scripts/bench/clock-params.sh 2>/dev/null || echo no_timer_check)"
 expect_status "tiny benchmark boots without warnings or lockdep reports" 0 "$logs/boot.log" \
 	env APPEND="$append" BOOT_NAME=bench-smoke BOOT_TIMEOUT=600 BOOT_EXPECT_KUNIT=softirq_mask \
@@ -81,12 +81,25 @@ expect_no_grep "the benchmark kernel has no lock debugging" '^CONFIG_(PROVE_LOCK
 for c in masked_timer_fires_once_at_section_end masked_timer_fires_once_after_irqs_off_end \
 	masked_timer_in_tasklet_fires_once_after unmasked_vectors_run_in_net_rx_section \
 	each_vector_served_while_ksoftirqd_runnable flooding_vector_is_deferred_alone \
-	leaked_section_is_forgotten; do
+	leaked_section_is_forgotten each_vector_served_in_opening_window; do
 	expect_grep "non-debug kernel: kunit case $c passed" "^    ok +softirq_mask\\.$c\$" "$OUT/boot/bench-smoke/summary.txt"
 done
 for api in spin_lock_bh spin_lock_bh_mask local_bh_disable local_bh_disable_mask; do
-	expect_grep "overhead line for $api" "BENCH overhead api=$api round=0 iters=2000 total_ns=[1-9][0-9]* " "$console"
+	for path in idle pending; do
+		expect_grep "overhead line for $api ($path)" "BENCH overhead api=$api path=$path round=0 iters=2000 total_ns=[1-9][0-9]* " "$console"
+	done
 done
+# The deferral benchmark: both probes measured under the flood while the
+# competitor ran, and the flood protection of 6.1 kept: the competing task
+# still gets a fair part of its CPU (a fifth at least; about half is fair).
+for vec in BLOCK HRTIMER; do
+	expect_grep "deferral floor line for $vec" "BENCH deferral mode=floor round=0 vec=$vec class=[a-z]+ n=[1-9]" "$console"
+	expect_grep "deferral line for $vec raised while the task ran" "BENCH deferral mode=load round=0 vec=$vec class=task n=[1-9]" "$console"
+done
+share=$(sed -n 's/.*BENCH deferral-load round=0 .*hog_share_pct=\([0-9]*\) polls=\([0-9]*\).*/\1 \2/p' "$console")
+read -r pct polls <<<"${share:-0 0}"
+expect_status "the NET_RX flood ran ($polls polls)" 0 /dev/null test "$polls" -gt 0
+expect_status "the competing task kept $pct% of its CPU under the flood (>= 20%)" 0 /dev/null test "$pct" -ge 20
 for vec in HRTIMER TASKLET; do
 	expect_grep "latency floor line for $vec" "BENCH latency vec=$vec mode=none D_us=0 round=0 n=20 " "$console"
 	for mode in bh mask; do

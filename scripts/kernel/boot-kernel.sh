@@ -13,6 +13,7 @@
 #         also when the script then stops on bad input, so no check ever
 #         reads a previous run's console.
 # Env:    APPEND (extra kernel command line), BOOT_TIMEOUT (seconds, 600),
+#         QEMU_EXTRA (more QEMU arguments, e.g. "-icount shift=0"),
 #         BOOT_ALLOW (regexes, one per line, of console lines to excuse;
 #         the KUnit suite's misuse and timer-leak WARNINGs are excused without it in a
 #         kernel that builds the suite in),
@@ -68,6 +69,11 @@ while read -r a; do
 	args+=("$a")
 done <"$TOP/scripts/qemu/x86_64.args"
 [ -f /usr/share/qemu/qboot.rom ] && args+=(-bios /usr/share/qemu/qboot.rom)
+# QEMU_EXTRA: more QEMU arguments, split at blanks (e.g. "-icount shift=0")
+if [ -n "${QEMU_EXTRA:-}" ]; then
+	read -r -a extra <<<"$QEMU_EXTRA"
+	args+=("${extra[@]}")
+fi
 # panic=-1 reboots at once on a panic and -no-reboot turns that into a QEMU
 # exit, so a crash ends the run in seconds instead of at the timeout.
 # null_blk.poll_queues=0 leaves one hardware queue, so that blk-mq completes
