@@ -159,13 +159,14 @@ if [ "$BENCH_BASE" = 1 ]; then
 	sumargs+=(--base-console "$console")
 fi
 if [ "$BENCH_ICOUNT_ROUNDS" -gt 0 ]; then
-	# One guest nanosecond per instruction: -icount shift=0 and a 1 GHz TSC
+	# One guest nanosecond per instruction: -icount shift=0 and a 1 GHz TSC;
+	# one vCPU (with two, the boot stalls bringing up the second under -icount)
 	icount="softirq_mask_bench.rounds=$BENCH_ICOUNT_ROUNDS softirq_mask_bench.iters=100000"
 	icount+=" tsc_early_khz=1000000 tsc=reliable no_timer_check"
-	boot bench-icount "$kernel" overhead "-icount shift=0" "$icount"
+	boot bench-icount "$kernel" overhead "-icount shift=0 -smp 1" "$icount"
 	sumargs+=(--icount-console "$console")
 	if [ "$BENCH_BASE" = 1 ]; then
-		boot bench-base-icount "$OUT/build/bench-base/bzImage" overhead "-icount shift=0" "$icount"
+		boot bench-base-icount "$OUT/build/bench-base/bzImage" overhead "-icount shift=0 -smp 1" "$icount"
 		sumargs+=(--base-icount-console "$console")
 	fi
 fi
