@@ -123,13 +123,13 @@ expect_traffic() {
 expect_bench_verdicts() {
 	local out
 	if out=$(awk -F' *[|] *' '
-		/^[|] [a-z_]+_mask [|]/ {
+		/^[|] [a-z_]+_mask [|] (idle|pending) [|]/ {
 			n++
-			split($6, r, " ")
+			split($7, r, " ")
 			ratio = r[1] + 0
 			want = (ratio <= 1.10) ? "yes" : "no"
-			if (ratio <= 0 || $7 != want) {
-				printf "%s: ratio %s but within 10%% says \"%s\"\n", $2, r[1], $7
+			if (ratio <= 0 || $8 != want) {
+				printf "%s (%s): ratio %s but within 10%% says \"%s\"\n", $2, $3, r[1], $8
 				bad++
 			}
 		}

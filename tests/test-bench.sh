@@ -40,7 +40,7 @@ saved=results/raw/bench-micro-console.txt
 if [ -f "$saved" ]; then
 	expect_status "summarizer reads the saved full-run console" 0 "$logs/replay.log" \
 		scripts/bench/summarize-bench.py micro "$saved" "$logs/replay" --no-plots
-	expect_grep "replayed table has the overhead ratio" '^\| spin_lock_bh_mask \| [0-9.]+ ' "$logs/replay/bench.md"
+	expect_grep "replayed table has the overhead ratio" '^\| spin_lock_bh_mask \| idle \| [0-9.]+ ' "$logs/replay/bench.md"
 	expect_bench_verdicts "$logs/replay/bench.md"
 else
 	echo "SKIPPED replay: no $saved yet (run make bench once)"
@@ -109,7 +109,7 @@ done
 expect_grep "benchmark ends without errors" "BENCH-END errors=0" "$console"
 expect_status "summarizer accepts the tiny run (all lines, sane figures)" 0 "$logs/summary.log" \
 	scripts/bench/summarize-bench.py micro "$console" "$logs/smoke" --expect-d 100 --expect-rounds 1
-expect_grep "table has the local_bh_disable_mask row" '^\| local_bh_disable_mask \| [0-9.]+ ' "$logs/smoke/bench.md"
+expect_grep "table has the local_bh_disable_mask row" '^\| local_bh_disable_mask \| pending \| [0-9.]+ ' "$logs/smoke/bench.md"
 expect_bench_verdicts "$logs/smoke/bench.md"
 expect_grep "table has the masked 100 us row" '^\| TASKLET \| 100 \| mask \| ' "$logs/smoke/bench.md"
 # The end-to-end path of make bench-e2e, one short round, on the campaign
