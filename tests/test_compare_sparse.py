@@ -1,16 +1,12 @@
 """Unit tests of scripts/kernel/compare-sparse.py: moved warnings are old, extra
 copies and new messages are new."""
-import importlib.util
 import tempfile
 import unittest
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-_spec = importlib.util.spec_from_file_location(
-    "compare_sparse", HERE.parent / "scripts" / "kernel" / "compare-sparse.py")
-assert _spec and _spec.loader
-cs = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(cs)
+from script_module import load
+
+cs = load("compare_sparse", Path("scripts/kernel/compare-sparse.py"))
 
 OLD = """\
   CHECK   ../linux/net/core/sock.c

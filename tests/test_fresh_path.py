@@ -1,17 +1,12 @@
 """Unit tests of tests/make-fresh-path.py: dependency closure and imports,
 on made-up package data (no dpkg needed)."""
-import importlib.util
-import sys
 import tempfile
 import unittest
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-_spec = importlib.util.spec_from_file_location("make_fresh_path", HERE / "make-fresh-path.py")
-assert _spec and _spec.loader
-mfp = importlib.util.module_from_spec(_spec)
-sys.modules["make_fresh_path"] = mfp  # dataclasses look their module up
-_spec.loader.exec_module(mfp)
+from script_module import load
+
+mfp = load("make_fresh_path", Path("tests/make-fresh-path.py"))
 
 
 class ClosureTest(unittest.TestCase):

@@ -1,21 +1,16 @@
 """Unit tests of scripts/kernel/parse-boot-log.py on saved console logs
 (tests/fixtures/boot-*.log; the pass, panic and fail-step logs are real
 console logs of the base kernel, trimmed)."""
-import importlib.util
 import re
-import sys
 import unittest
 from pathlib import Path
 from typing import Any
 
+from script_module import load
+
 HERE = Path(__file__).resolve().parent
 FIX = HERE / "fixtures"
-_spec = importlib.util.spec_from_file_location(
-    "parse_boot_log", HERE.parent / "scripts" / "kernel" / "parse-boot-log.py")
-assert _spec and _spec.loader
-pbl = importlib.util.module_from_spec(_spec)
-sys.modules["parse_boot_log"] = pbl  # dataclasses look their module up
-_spec.loader.exec_module(pbl)
+pbl = load("parse_boot_log", Path("scripts/kernel/parse-boot-log.py"))
 
 
 def parse(name: str, allow: tuple[str, ...] = (), kunit: tuple[str, ...] = (),

@@ -2,18 +2,12 @@
 the raises that interrupted the competing task against the floor (2x), the
 pristine table compares the series' pairs with pristine 6.1's, and a run
 that lacks the lines a benchmark must print is flagged."""
-import importlib.util
-import sys
 import unittest
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-_spec = importlib.util.spec_from_file_location(
-    "summarize_bench", HERE.parent / "scripts" / "bench" / "summarize-bench.py")
-assert _spec and _spec.loader
-sb = importlib.util.module_from_spec(_spec)
-sys.modules["summarize_bench"] = sb  # dataclasses look their module up there
-_spec.loader.exec_module(sb)
+from script_module import load
+
+sb = load("summarize_bench", Path("scripts/bench/summarize-bench.py"))
 
 
 def deferral_log(task_p50: int, task_p99: int, with_task: bool = True) -> str:

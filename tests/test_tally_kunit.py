@@ -1,7 +1,6 @@
 """Unit tests of scripts/kernel/tally-kunit.py: a case that fails in one boot
 of several is flagged, a case missing from a boot is flagged, a clean series
 of boots passes."""
-import importlib.util
 import json
 import sys
 import tempfile
@@ -9,13 +8,9 @@ import unittest
 from pathlib import Path
 from typing import Any
 
-HERE = Path(__file__).resolve().parent
-_spec = importlib.util.spec_from_file_location(
-    "tally_kunit", HERE.parent / "scripts" / "kernel" / "tally-kunit.py")
-assert _spec and _spec.loader
-tk = importlib.util.module_from_spec(_spec)
-sys.modules["tally_kunit"] = tk  # dataclasses look their module up there
-_spec.loader.exec_module(tk)
+from script_module import load
+
+tk = load("tally_kunit", Path("scripts/kernel/tally-kunit.py"))
 
 
 def verdict(cases: dict[str, str], verdict_: str = "PASS") -> dict[str, Any]:
