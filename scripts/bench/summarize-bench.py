@@ -78,9 +78,7 @@ class Micro:
 
     start: dict[str, str] = field(default_factory=dict)
     end: dict[str, str] | None = None
-    # api -> round -> ns per pair, nothing pending at the end (path idle)
-    overhead: dict[str, dict[int, float]] = field(default_factory=dict)
-    # (api, path) -> round -> ns per pair, every path
+    # (api, path) -> round -> ns per pair; path "idle" for logs without one
     paths: dict[tuple[str, str], dict[int, float]] = field(default_factory=dict)
     # (mode, vec, class) -> list of per-round figure dicts
     deferral: dict[tuple[str, str, str], list[dict[str, int]]] = field(default_factory=dict)
@@ -104,8 +102,6 @@ def parse_micro(text: str) -> Micro:
             ns = int(f["total_ns"]) / max(int(f["iters"]), 1)
             path = f.get("path", "idle")
             res.paths.setdefault((f["api"], path), {})[int(f["round"])] = ns
-            if path == "idle":
-                res.overhead.setdefault(f["api"], {})[int(f["round"])] = ns
         elif line.startswith("BENCH deferral "):
             f = fields(line)
             if "error" in f:
@@ -335,11 +331,12 @@ def write_micro_plots(res: Micro, outdir: Path, want_d: list[int]) -> list[str]:
     """Data files and gnuplot PNGs; returns the PNG names written."""
     data = outdir / "data"
     data.mkdir(parents=True, exist_ok=True)
-    rounds = sorted({r for api in APIS for r in res.overhead.get(api, {})})
+    idle = {api: res.paths.get((api, "idle"), {}) for api in APIS}
+    rounds = sorted({r for api in APIS for r in idle[api]})
     with open(data / "overhead.dat", "w") as fh:
         fh.write("# round " + " ".join(APIS) + "  (ns per pair)\n")
         for r in rounds:
-            vals = [f"{res.overhead.get(a, {}).get(r, float('nan')):.2f}" for a in APIS]
+            vals = [f"{idle[a].get(r, float('nan')):.2f}" for a in APIS]
             fh.write(f"{r} {' '.join(vals)}\n")
     for vec in VECS:
         with open(data / f"latency-{vec}.dat", "w") as fh:
