@@ -84,6 +84,9 @@ for c in masked_timer_fires_once_at_section_end masked_timer_fires_once_after_ir
 	leaked_section_is_forgotten each_vector_served_in_opening_window; do
 	expect_grep "non-debug kernel: kunit case $c passed" "^    ok +softirq_mask\\.$c\$" "$OUT/boot/bench-smoke/summary.txt"
 done
+for v in HI TASKLET HI/whole-budget TASKLET/whole-budget; do
+	expect_grep "non-debug kernel: a $v flood is deferred alone" "^    ok +flooding_vector_is_deferred_alone\\.$v\$" "$OUT/boot/bench-smoke/summary.txt"
+done
 for api in spin_lock_bh spin_lock_bh_mask local_bh_disable local_bh_disable_mask; do
 	for path in idle pending; do
 		expect_grep "overhead line for $api ($path)" "BENCH overhead api=$api path=$path round=0 iters=2000 total_ns=[1-9][0-9]* " "$console"

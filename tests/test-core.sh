@@ -70,7 +70,9 @@ for v in HI TIMER NET_TX NET_RX BLOCK TASKLET SCHED HRTIMER RCU; do
 	expect_grep "kunit: vector $v held back and served" "^    ok +each_vector_held_back_and_served\\.$v\$" "$sum"
 	expect_grep "kunit: vector $v served while ksoftirqd is runnable" "^    ok +each_vector_served_while_ksoftirqd_runnable\\.$v\$" "$sum"
 done
-for v in HI TASKLET; do
+# The flood at 1 ms a run, and at the whole budget of a pass a run (each
+# pass ends untimed in its first round: the next one is timed and defers).
+for v in HI TASKLET HI/whole-budget TASKLET/whole-budget; do
 	expect_grep "kunit: a $v flood is deferred alone" "^    ok +flooding_vector_is_deferred_alone\\.$v\$" "$sum"
 done
 for v in TIMER TASKLET; do
