@@ -11,7 +11,7 @@ set -euo pipefail
 mapfile -t pkgs < <(sed 's/#.*//; /^[[:space:]]*$/d' "$TOP/scripts/deps.txt")
 missing=()
 for p in "${pkgs[@]}"; do
-	dpkg-query -W -f '${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+	dpkg-query -W -f '${Status}' "$p" 2>/dev/null | has_line 'install ok installed' ||
 		missing+=("$p")
 done
 if [ ${#missing[@]} -eq 0 ]; then

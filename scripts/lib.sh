@@ -42,6 +42,19 @@ NET_KFRAGMENTS="$TOP/scripts/kconfig/guest.config $TOP/scripts/kconfig/campaign.
 _t0=$(date +%s)
 
 # log STAGE MESSAGE...: a progress line with wall-clock time.
+# first_lines N: the first N lines of stdin.  Unlike head, it reads all of
+# its input: a reader that stops early kills its writer with SIGPIPE while
+# the writer still has output, and under pipefail the pipeline then fails
+# at random.  has_line ERE: status 0 when a line of stdin matches the awk
+# ERE, likewise reading all of it (in place of grep -q).
+first_lines() {
+	awk -v n="$1" 'NR <= n'
+}
+
+has_line() {
+	awk -v re="$1" '$0 ~ re { found = 1 } END { exit !found }'
+}
+
 log() {
 	local stage=$1
 	shift

@@ -83,7 +83,7 @@ expect_fresh() {
 expect_traffic() {
 	local sum=$1 path=$2 proto=$3 line kv k v why=""
 	local -A f=()
-	line=$(grep -E "^  traffic $path/$proto: " "$sum" 2>/dev/null | head -n 1 || true)
+	line=$(grep -m 1 -E "^  traffic $path/$proto: " "$sum" 2>/dev/null || true)
 	if [ -z "$line" ]; then
 		not_ok "traffic $path/$proto figures" "no 'traffic $path/$proto:' line in $sum"
 		return 0

@@ -63,7 +63,7 @@ if [ -z "$want" ]; then
 	done
 fi
 for w in $want; do
-	printf '%s\n' "${all_suites[@]}" | grep -q "^$w:" ||
+	printf '%s\n' "${all_suites[@]}" | has_line "^$w:" ||
 		die check "unknown suite '$w'; suites: $(printf '%s\n' "${all_suites[@]}" | cut -d: -f1 | tr '\n' ' ')" 2
 done
 # A kernel variant whose commit, final .config and compiler match its last

@@ -31,7 +31,7 @@ while read -r patch; do
 		ok "checkpatch --strict $patch"
 	else
 		not_ok "checkpatch --strict $patch" "errors or warnings (or no tree at $TREE):"
-		printf '%s\n' "${out:-}" | head -n 20 | sed 's/^/    /'
+		printf '%s\n' "${out:-}" | first_lines 20 | sed 's/^/    /'
 	fi
 done < <(sed 's/#.*//; /^[[:space:]]*$/d' scripts/bench/series)
 
@@ -47,7 +47,7 @@ else
 fi
 # ... and on a truncated copy, which must be reported as incomplete.
 if [ -f "$saved" ]; then
-	grep -v 'BENCH-END' "$saved" | head -n 200 >"$logs/truncated.txt"
+	grep -v 'BENCH-END' "$saved" | first_lines 200 >"$logs/truncated.txt"
 	expect_status "summarizer flags a run without BENCH-END" 1 "$logs/truncated.log" \
 		scripts/bench/summarize-bench.py micro "$logs/truncated.txt" "$logs/truncated" --no-plots
 fi

@@ -41,7 +41,7 @@ expect_status "base boots with the default plan ($selftests lockdep self-tests)"
 	env BOOT_EXPECT_SELFTESTS="$selftests" scripts/kernel/boot-kernel.sh campaign default
 sum="$OUT/boot/campaign-default/summary.txt"
 expect_fresh "boot summary written by this run" "$sum" "$logs/.start"
-sed 's/^/    /' "$sum" 2>/dev/null | head -n 30 || true
+sed 's/^/    /' "$sum" 2>/dev/null | first_lines 30 || true
 expect_grep "lockdep self-tests: exactly $selftests passed" "lockdep self-tests: Good, all $selftests testcases passed" "$sum"
 expect_traffic "$sum" loopback tcp
 expect_traffic "$sum" veth tcp

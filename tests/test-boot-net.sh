@@ -69,7 +69,7 @@ expect_status "the series boots under plan $plan ($selftests lockdep self-tests)
 	scripts/kernel/boot-kernel.sh campaign-net "$plan"
 sum="$OUT/boot/campaign-net-$plan/summary.txt"
 expect_fresh "boot summary written by this run" "$sum" "$logs/.start"
-sed 's/^/    /' "$sum" 2>/dev/null | grep -v '^     *\(ok\|not ok\|skip\) ' | head -n 40 || true
+sed 's/^/    /' "$sum" 2>/dev/null | grep -v '^     *\(ok\|not ok\|skip\) ' | first_lines 40 || true
 for path in loopback veth loopback6 veth6; do
 	expect_traffic "$sum" "$path" tcp
 	expect_traffic "$sum" "$path" udp

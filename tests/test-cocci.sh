@@ -106,7 +106,7 @@ for name in "${cases[@]}"; do
 	for f in "$name.c" "$name.res"; do
 		if compiles "$dir/$f"; then ok "$name:$f compiles"; else
 			not_ok "$name:$f compiles" "gcc -fsyntax-only against kernel-stub.h:"
-			sed 's/^/    /' "$tmp/cc.log" | head -n 10
+			sed 's/^/    /' "$tmp/cc.log" | first_lines 10
 		fi
 	done
 

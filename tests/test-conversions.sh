@@ -101,7 +101,7 @@ for dir in "$TOP"/conversions/*/; do
 	else
 		not_ok "$name: note and patches name the same sections and masks" \
 			"see $out/agree.diff (- patches only, + note only)"
-		sed 's/^/    /' "$out/agree.diff" | head -n 20
+		sed 's/^/    /' "$out/agree.diff" | first_lines 20
 	fi
 	# every patch applies, in order, on a scratch copy of the base files
 	apply=$out/apply
@@ -123,7 +123,7 @@ for dir in "$TOP"/conversions/*/; do
 			ok "$name: $(basename "$p") is checkpatch --strict clean"
 		else
 			not_ok "$name: $(basename "$p") is checkpatch --strict clean" "checkpatch reports:"
-			printf '%s\n' "$cp_out" | head -n 20 | sed 's/^/    /'
+			printf '%s\n' "$cp_out" | first_lines 20 | sed 's/^/    /'
 		fi
 	done
 done

@@ -32,7 +32,7 @@ for p in "${patches[@]}"; do
 		ok "checkpatch --strict $p"
 	else
 		not_ok "checkpatch --strict $p" "errors or warnings:"
-		printf '%s\n' "$out" | head -n 20 | sed 's/^/    /'
+		printf '%s\n' "$out" | first_lines 20 | sed 's/^/    /'
 	fi
 done
 
@@ -52,7 +52,7 @@ expect_status "core kernel boots (traffic plan, lockdep, KUnit)" 0 "$logs/boot.l
 sum="$OUT/boot/core-default/summary.txt"
 con="$OUT/boot/core-default/console.log"
 expect_fresh "the core boot wrote its console log" "$con" "$start"
-sed 's/^/    /' "$sum" 2>/dev/null | head -n 60 || true
+sed 's/^/    /' "$sum" 2>/dev/null | first_lines 60 || true
 # 358 base cases + 13 per-vector cases (patch "locking/selftest: Add
 # per-vector softirq masking cases"): losing any of them must fail.
 expect_grep "lockdep self-tests: all 371 pass" "lockdep self-tests: Good, all 371 testcases passed" "$sum"

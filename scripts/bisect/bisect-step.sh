@@ -51,7 +51,7 @@ if BOOT_NAME="bisect-${commit:0:12}" BOOT_TIMEOUT=${BOOT_TIMEOUT:-300} \
 	log bisect "${commit:0:12}: good"
 	exit 0
 fi
-verdict=$(sed -n 's/^boot verdict: //p' "$steps/boot.log" | head -n 1)
+verdict=$(sed -n 's/^boot verdict: //p' "$steps/boot.log" | first_lines 1)
 if [ -z "$verdict" ]; then
 	# the boot script itself failed (missing initramfs, QEMU missing):
 	# not a property of this commit, so stop the bisection.

@@ -115,9 +115,9 @@ cat "$res/summary.txt"
 [ "$verdict" -eq 2 ] && die boot "could not parse $console" 2
 if [ "$verdict" -ne 0 ]; then
 	if [ -s "$res/qemu.out" ]; then
-		sed 's/^/  qemu: /' "$res/qemu.out" | head -n 5
+		sed 's/^/  qemu: /' "$res/qemu.out" | first_lines 5
 	fi
-	result boot FAIL "$name: $(head -n 1 "$res/summary.txt" | sed 's/^boot verdict: //'): $(sed -n 's/^  reason: //p' "$res/summary.txt" | head -n 1) after ${elapsed}s (log: $console)"
+	result boot FAIL "$name: $(head -n 1 "$res/summary.txt" | sed 's/^boot verdict: //'): $(sed -n 's/^  reason: //p' "$res/summary.txt" | first_lines 1) after ${elapsed}s (log: $console)"
 	exit 1
 fi
 result boot PASS "$name in ${elapsed}s"

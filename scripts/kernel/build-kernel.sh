@@ -74,7 +74,7 @@ cmp -s "$cfgdir/.config" "$OBJ/.config" || cp "$cfgdir/.config" "$OBJ/.config"
 # configuration and the compiler.
 key="commit $commit
 config $(sha256sum <"$cfgdir/.config" | cut -d' ' -f1)
-gcc $(gcc --version | head -n 1)"
+gcc $(gcc --version | first_lines 1)"
 if [ "${BUILD_REUSE:-0}" = 1 ] && [ -s "$res/bzImage" ] && [ "$(cat "$res/key" 2>/dev/null)" = "$key" ]; then
 	echo "reused $res/bzImage: same commit, configuration and compiler as its build (log: $logf)" >>"$cfglog"
 	result build PASS "$variant at ${commit:0:12}: $res/bzImage up to date (same commit, .config and compiler; BUILD_REUSE=1), nothing compiled"
@@ -86,7 +86,7 @@ rm -f "$res/key"
 log build "compiling bzImage with -j$JOBS (ccache $CCACHE_DIR); log: $logf"
 ccache -z >/dev/null
 if ! "${kmake[@]}" O="$OBJ" CC="ccache gcc" HOSTCC="ccache gcc" -j"$JOBS" olddefconfig bzImage >>"$logf" 2>&1; then
-	grep -E 'error|Error' "$logf" | head -n 20 >&2 || true
+	grep -E 'error|Error' "$logf" | first_lines 20 >&2 || true
 	result build FAIL "$variant: compile failed; see $logf"
 	exit 1
 fi

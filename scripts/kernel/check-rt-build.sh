@@ -52,7 +52,7 @@ log rt-build "configuring PREEMPT_RT in $ort"
 	die rt-build "PREEMPT_RT could not be enabled; see $logf" 1
 log rt-build "compiling ${objs[*]} with PREEMPT_RT (-j$JOBS)"
 if ! "${kmake[@]}" -j"$JOBS" "${objs[@]}" >>"$logf" 2>&1; then
-	grep -E 'error|warning' "$logf" | head -n 20 >&2 || true
+	grep -E 'error|warning' "$logf" | first_lines 20 >&2 || true
 	result rt-build FAIL "${objs[*]} do not compile with PREEMPT_RT at ${commit:0:12}; see $logf"
 	exit 1
 fi

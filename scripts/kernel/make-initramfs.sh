@@ -15,7 +15,7 @@ set -euo pipefail
 need_tool initramfs gcc cpio gzip readelf
 BUSYBOX=${BUSYBOX:-/bin/busybox}
 [ -x "$BUSYBOX" ] || die initramfs "$BUSYBOX not found; run 'make deps' (busybox-static)" 2
-if readelf -l "$BUSYBOX" | grep -q 'INTERP'; then
+if readelf -l "$BUSYBOX" | has_line 'INTERP'; then
 	die initramfs "$BUSYBOX is dynamically linked; install busybox-static" 2
 fi
 

@@ -33,7 +33,7 @@ for v in "$base" "$conv"; do
 	st=0
 	"$TOP/scripts/kernel/boot-kernel.sh" "$v" "$plan" || st=$?
 	[ "$st" -ne 2 ] || die selftests "booting $v failed to start (see above)" 2
-	grep -E '^  (reason|selftest)' "$OUT/boot/$v-$plan/summary.txt" | head -n 40 || true
+	grep -E '^  (reason|selftest)' "$OUT/boot/$v-$plan/summary.txt" | first_lines 40 || true
 done
 
 table="$OUT/net-selftests/$plan.md"

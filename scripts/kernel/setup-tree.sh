@@ -25,7 +25,7 @@ if [ -d "$TREE/.git" ]; then
 		die tree "$TREE is a git repository without a 'base' tag; move it away or set WORK=" 1
 	# Local changes include untracked and ignored files: builds go to $OBJ,
 	# so anything extra in the source tree was put there by a person.
-	dirty=$(git -C "$TREE" status --porcelain --ignored | head -n 5)
+	dirty=$(git -C "$TREE" status --porcelain --ignored | first_lines 5)
 	if [ -n "$dirty" ]; then
 		if [ "$FORCE" != 1 ]; then
 			printf '%s\n' "$dirty" >&2
@@ -45,7 +45,7 @@ else
 	mkdir -p "$tmp"
 	trap 'rm -rf "$tmp"' EXIT
 	tar -xJf "$SRC_TARBALL" -C "$tmp"
-	src=$(find "$tmp" -mindepth 1 -maxdepth 1 -type d | head -n 1)
+	src=$(find "$tmp" -mindepth 1 -maxdepth 1 -type d | first_lines 1)
 	[ -f "$src/Makefile" ] || die tree "$SRC_TARBALL does not hold a kernel tree" 1
 	log tree "committing the pristine base (git add -f: Debian's .gitignore ignores the top level)"
 	git -C "$src" init -q

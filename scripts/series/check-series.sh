@@ -62,7 +62,7 @@ for c in "${commits[@]}"; do
 			"$TOP/scripts/kernel/boot-kernel.sh" series "$plan" >"$res/boot-$n.log" 2>&1; then
 			boot=PASS
 		else
-			boot=$(sed -n 's/^boot verdict: //p' "$res/boot-$n.log" | head -n 1)
+			boot=$(sed -n 's/^boot verdict: //p' "$res/boot-$n.log" | first_lines 1)
 			boot=${boot:-FAIL}
 		fi
 	fi
