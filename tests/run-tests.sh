@@ -33,6 +33,7 @@ all_suites=(
 	"cocci:tool:tests/test-cocci.sh"
 	"analysis:tool:tests/test-analysis.sh"
 	"worlds:tool:tests/test-worlds.sh"
+	"oracle:tool:tests/test-oracle.sh"
 	"conversions:kernel:tests/test-conversions.sh"
 	"boot-base:kernel:tests/test-boot-base.sh"
 	"bisect:kernel:tests/test-bisect.sh"

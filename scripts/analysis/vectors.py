@@ -2692,6 +2692,11 @@ def write_outputs(a: Analysis, out: str, world: str, t0: float) -> str:
         absent = [v for v in VECTORS if v not in a.cmask.get(c, set())]
         data["classes"][name(c)] = {
             "mask": mask_str(a.cmask.get(c, set())), "evidence": ev,
+            # the vectors that take the class itself (the rest of the
+            # mask take a lock ordered before it): what lockdep's usage
+            # of the class may show (scripts/analysis/lockdep-oracle.py)
+            "takes": [v for v in VECTORS
+                      if a.cmask_why.get(c, {}).get(v, ("",))[0] == "takes"],
             "before": sorted(name(b) for b in a.before.get(c, ())),
             "absent": {v: "no call chain from the root of " + v +
                        " reaches an acquisition of this class or of a lock ordered before it"

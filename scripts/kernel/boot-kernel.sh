@@ -88,7 +88,7 @@ timeout --foreground -k 5 "$BOOT_TIMEOUT" qemu-system-x86_64 "${args[@]}" \
 	-serial "file:$console" </dev/null >"$res/qemu.out" 2>&1 || status=$?
 elapsed=$((SECONDS - t0))
 
-parse=("$TOP/scripts/kernel/parse-boot-log.py" "$console" --json "$res/verdict.json")
+parse=("$TOP/scripts/kernel/parse-boot-log.py" "$console" --json "$res/verdict.json" --dump-dir "$res/lockdep")
 if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
 	parse+=(--timed-out)
 else

@@ -6,6 +6,7 @@ Usage: parse-boot-log.py LOG [--qemu-status N] [--timed-out]
                              [--expect-kunit SUITE[.CASE]]...
                              [--expect-selftests N]
                              [--expect-report REGEX] [--json FILE]
+                             [--dump-dir DIR]
 
 Reads a serial console log written by scripts/kernel/boot-kernel.sh (or any saved
 log: no kernel tree or QEMU needed) and prints a summary: the verdict, the
@@ -35,12 +36,23 @@ warning can be excused by what it says, not only by where it comes from.
 
 --expect-report REGEX inverts the lockdep rule for negative tests: the
 verdict is PASS only if a lockdep report matching REGEX appears (and
-nothing else is wrong).  Exit status: 0 for PASS, 1 otherwise, 2 for
-usage errors or an unreadable log.
+nothing else is wrong).
+
+Copies of lockdep's own files (scripts/guest/lockdep-dump: LDD lines
+between LOCKDEP-DUMP-BEGIN and -END) are decoded and checked against the
+size and md5 the guest printed; --dump-dir DIR writes each as
+DIR/NAME.FILE.  A copy that is incomplete or garbled fails the boot: the
+oracle would otherwise check a partial observation.
+
+Exit status: 0 for PASS, 1 otherwise, 2 for usage errors or an
+unreadable log.
 """
 from __future__ import annotations
 
 import argparse
+import base64
+import gzip
+import hashlib
 import json
 import re
 import sys
@@ -88,6 +100,10 @@ PLAN_END = re.compile(r"^PLAN-END plan=(?P<plan>\S+) passed=(?P<p>\d+) failed=(?
 TRAFFIC = re.compile(r"^TRAFFIC path=(?P<path>\S+) proto=(?P<proto>\S+) (?P<rest>.*)$")
 TRAFFIC_RESULT = re.compile(r"^TRAFFIC-RESULT (?P<status>PASS|FAIL)")
 LOCKDEP_USAGE = re.compile(r"^LOCKDEP-USAGE (?P<name>\S+) (?P<usage>[-+?.]+|not-taken)$")
+DUMP_BEGIN = re.compile(r"^LOCKDEP-DUMP-BEGIN name=(?P<name>[\w-]+) file=(?P<file>\w+)$")
+DUMP_LINE = re.compile(r"^LDD (?P<name>[\w-]+) (?P<file>\w+) (?P<n>\d+) (?P<data>[A-Za-z0-9+/=]+)$")
+DUMP_END = re.compile(r"^LOCKDEP-DUMP-END name=(?P<name>[\w-]+) file=(?P<file>\w+)"
+                      r" lines=(?P<lines>\d+) bytes=(?P<bytes>\d+) md5=(?P<md5>[0-9a-f]{32})$")
 NET_SELFTEST = re.compile(
     r"^SELFTEST (?P<name>\S+) (?P<verdict>PASS|FAIL|SKIP) rc=(?P<rc>\d+) secs=(?P<secs>[0-9.]+)")
 
@@ -120,6 +136,9 @@ class BootReport:
     # lock class -> its usage characters in /proc/lockdep, or "not-taken"
     # (scripts/guest/lockdep-usage)
     lockdep_usage: dict[str, str] = field(default_factory=dict)
+    # "NAME.FILE" -> {"lines", "bytes", "md5", "ok", "why"} of each copy of
+    # a lockdep file (scripts/guest/lockdep-dump); the text is in dumps
+    lockdep_dumps: dict[str, dict[str, object]] = field(default_factory=dict)
     first_problem: list[str] = field(default_factory=list)
     lockdep_report: list[str] = field(default_factory=list)
 
@@ -182,6 +201,54 @@ def check_expected_kunit(rep: BootReport, expect: list[str]) -> None:
             rep.fail("FAIL", f"required KUnit suite '{suite}': all {len(cases)} cases skipped")
 
 
+def decode_dumps(lines: list[str], rep: BootReport) -> dict[str, bytes]:
+    """Reassemble the copies of lockdep's files; record each in
+    rep.lockdep_dumps and fail the boot on one that is not whole."""
+    chunks: dict[str, dict[int, str]] = {}
+    out: dict[str, bytes] = {}
+    for line in lines:
+        if (m := DUMP_BEGIN.match(line)):
+            key = f"{m.group('name')}.{m.group('file')}"
+            chunks[key] = {}
+            rep.lockdep_dumps[key] = {"ok": False, "why": "no LOCKDEP-DUMP-END line"}
+        elif (m := DUMP_LINE.match(line)):
+            key = f"{m.group('name')}.{m.group('file')}"
+            if key in chunks:
+                chunks[key][int(m.group("n"))] = m.group("data")
+        elif (m := DUMP_END.match(line)):
+            key = f"{m.group('name')}.{m.group('file')}"
+            info: dict[str, object] = {"lines": int(m.group("lines")),
+                                       "bytes": int(m.group("bytes")), "md5": m.group("md5"),
+                                       "ok": False, "why": ""}
+            rep.lockdep_dumps[key] = info
+            got = chunks.get(key)
+            if got is None:
+                info["why"] = "no LOCKDEP-DUMP-BEGIN line"
+                continue
+            missing = [n for n in range(1, int(m.group("lines")) + 1) if n not in got]
+            if missing:
+                info["why"] = f"{len(missing)} of {m.group('lines')} lines missing (first {missing[0]})"
+                continue
+            try:
+                raw = base64.b64decode("".join(got[n] for n in sorted(got)), validate=True)
+            except ValueError as err:
+                info["why"] = f"not base64: {err}"
+                continue
+            if len(raw) != int(m.group("bytes")) or hashlib.md5(raw).hexdigest() != m.group("md5"):
+                info["why"] = f"size or md5 differs from the guest's ({len(raw)} bytes)"
+                continue
+            try:
+                out[key] = gzip.decompress(raw)
+            except (OSError, EOFError) as err:
+                info["why"] = f"not gzip: {err}"
+                continue
+            info["ok"] = True
+    for key, info in rep.lockdep_dumps.items():
+        if not info["ok"]:
+            rep.fail("FAIL", f"lockdep copy {key} is not whole: {info['why']}")
+    return out
+
+
 def context(lines: list[str], i: int, after: int = 12) -> list[str]:
     """A few lines around line i: the decisive part of a report."""
     return lines[max(0, i - 2):i + after]
@@ -197,6 +264,8 @@ def parse(text: str, allow: list[re.Pattern[str]], expect_kunit: list[str],
     lockdep = [re.compile(p) for p in LOCKDEP_PATTERNS]
 
     for i, line in enumerate(lines):
+        if line.startswith("LDD "):
+            continue  # base64 of a lockdep copy: no report can hide in it
         if line.startswith("PLAN-START plan="):
             rep.plan = line.split("=", 1)[1].strip()
         if (m := STEP.match(line)):
@@ -279,6 +348,8 @@ def summary(rep: BootReport, log: str) -> str:
         out.append("  kunit: no cases")
     for name, usage in rep.lockdep_usage.items():
         out.append(f"  lockdep usage {name}: {usage}")
+    for key, info in rep.lockdep_dumps.items():
+        out.append(f"  lockdep copy {key}: " + ("whole" if info["ok"] else f"NOT WHOLE ({info['why']})"))
     for name, verdict, rc, secs in rep.selftests:
         out.append(f"  selftest {name}: {verdict} rc={rc} secs={secs}")
     for t in rep.traffic:
@@ -305,6 +376,8 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--expect-selftests", type=int, default=None, metavar="N")
     ap.add_argument("--expect-report", default=None, metavar="REGEX")
     ap.add_argument("--json", default=None, metavar="FILE")
+    ap.add_argument("--dump-dir", default=None, metavar="DIR",
+                    help="write the lockdep copies there, as NAME.FILE")
     try:
         args = ap.parse_args(argv[1:])
         allow = [re.compile(a) for a in args.allow]
@@ -321,6 +394,7 @@ def main(argv: list[str]) -> int:
 
     rep = parse(text, allow, args.expect_kunit, expect, args.expect_selftests,
                 allow_after)
+    dumps = decode_dumps([strip_prefix(line) for line in text.splitlines()], rep)
     if args.timed_out:
         rep.fail("TIMEOUT", "QEMU did not finish before the timeout")
     # isa-debug-exit: status (code << 1) | 1; code 1 is the plan's failure.
@@ -335,6 +409,11 @@ def main(argv: list[str]) -> int:
     print(text_out)
     if args.json:
         Path(args.json).write_text(json.dumps(asdict(rep), indent=1) + "\n")
+    if args.dump_dir and dumps:
+        ddir = Path(args.dump_dir)
+        ddir.mkdir(parents=True, exist_ok=True)
+        for key, data in dumps.items():
+            (ddir / key).write_bytes(data)
     return 0 if rep.verdict == "PASS" else 1
 
 

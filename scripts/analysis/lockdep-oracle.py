@@ -1,0 +1,362 @@
+#!/usr/bin/env python3
+"""Check the vector analysis against what lockdep observed at run time.
+
+Usage: lockdep-oracle.py --vectors FILE --lockdep FILE [--lockdep FILE]...
+                         [--keys FILE] [--stats FILE]... --out DIR
+
+--vectors is the analysis's vectors.json (make analyze: the campaign
+world); each --lockdep a copy of /proc/lockdep from a boot of a kernel
+with the core series (per-vector lockdep states) under load
+(scripts/guest/lockdep-dump, written to the boot folder's lockdep/ by
+scripts/kernel/parse-boot-log.py).  The copies are taken together: what
+any boot observed must be predicted.
+
+Lockdep records, per class, the softirq vectors it was taken in (the
+usage characters '-' and '?' of a vector's state) and every direct
+dependency A -> B (B taken while A was held).  A sound analysis predicts
+all of it:
+
+  usage   every vector lockdep saw take a class "takes" the class in the
+          analysis (vectors.json: "takes"), and so is in its mask;
+  order   every observed edge A -> B is a path of the analysis's lock
+          order (B reachable from A along "before" reversed).
+
+A miss is a soundness bug of the analysis (or of a mapping rule below)
+and fails the run.  Classes are mapped from lockdep's names:
+
+  key     a reviewed rule of --keys (scripts/analysis/lockdep-keys.txt):
+          a lockdep_set_class*() name such as slock-AF_INET, or a lockdep
+          map that is not a lock (a timer's, a work item's, RCU's)
+  symbol  a static lock (DEFINE_SPINLOCK(x): lockdep names it x): the
+          analysis classes x or FILE:x
+  field   spin_lock_init(&p->f) names the class "&p->f": the analysis
+          classes T.f of any struct T (ambiguous when several T have an f
+          lock; the check then takes the union, which is weaker)
+
+Unmapped classes are listed by name; those lockdep saw in a vector are
+counted apart (the oracle cannot check them).  The report also gives,
+per BH section of the world, the observed mask (vectors lockdep saw for
+the section's classes and for classes observed ordered before them,
+through unambiguous mappings only) next to the static mask: a lower
+bound beside the upper bound.  With --stats (copies of
+/proc/lockdep_stats), the tables' fill levels are reported and a table
+over 90% full fails the run (lockdep would soon turn itself off).
+
+Writes DIR/oracle.md (for people), DIR/oracle.json (counts, misses,
+per-section bounds) and DIR/unmapped.txt.  Exit status: 0 nothing
+missed, 1 a miss or a table nearly full, 2 bad input.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from collections import defaultdict, deque
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, NoReturn
+
+VECTORS = ("HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL",
+           "TASKLET", "SCHED", "HRTIMER", "RCU")
+# /proc/lockdep's usage string with the core series: a write and a read
+# character per state, in kernel/locking/lockdep_states.h's order.
+STATES = ("HARDIRQ",) + VECTORS
+CLASS_LINE = re.compile(r"^(?P<key>[0-9a-f]+)(?: OPS:\s*\d+)? FD:\s*\d+ BD:\s*\d+"
+                        r" (?P<usage>[-+?.]+): (?P<name>.+)$")
+DEP_LINE = re.compile(r"^ -> \[(?P<key>[0-9a-f]+)\] (?P<name>.+)$")
+STAT_LINE = re.compile(r"^ *(?P<what>[^:]+): *(?P<n>\d+)(?: \[max: (?P<max>\d+)\])?$")
+FULL_PCT = 90
+
+
+@dataclass
+class LdClass:
+    name: str
+    usage: str
+    vectors: set[str] = field(default_factory=set)
+    after: set[str] = field(default_factory=set)  # keys taken while this is held
+
+
+def die(msg: str) -> NoReturn:
+    print(f"lockdep-oracle: {msg}", file=sys.stderr)
+    sys.exit(2)
+
+
+def mask_str(vs: set[str]) -> str:
+    """A mask as vectors.json writes one (vectors.py's mask_str)."""
+    if not vs:
+        return "NONE"
+    return "ALL" if len(vs) == len(VECTORS) else "|".join(v for v in VECTORS if v in vs)
+
+
+def usage_vectors(usage: str) -> set[str]:
+    """The vectors a usage string says the class was taken in."""
+    if len(usage) != 2 * len(STATES):
+        raise ValueError(f"usage '{usage}' has {len(usage)} characters, not the"
+                         f" {2 * len(STATES)} of the core series' states")
+    return {st for i, st in enumerate(STATES)
+            if st != "HARDIRQ" and set(usage[2 * i:2 * i + 2]) & {"-", "?"}}
+
+
+def read_lockdep(path: Path, boot: int) -> dict[str, LdClass]:
+    """Classes of one /proc/lockdep copy, keyed by boot and key (the
+    hashed key pointer names a class within one boot only)."""
+    classes: dict[str, LdClass] = {}
+    cur: LdClass | None = None
+    for n, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
+        if (m := CLASS_LINE.match(line)):
+            try:
+                vecs = usage_vectors(m.group("usage"))
+            except ValueError as err:
+                die(f"{path}:{n}: {err} (a kernel without the core series?)")
+            cur = LdClass(m.group("name").strip(), m.group("usage"), vecs)
+            classes[f"{boot}:{m.group('key')}"] = cur
+        elif (m := DEP_LINE.match(line)):
+            if cur is None:
+                die(f"{path}:{n}: a dependency before any class")
+            cur.after.add(f"{boot}:{m.group('key')}")
+    if not classes:
+        die(f"{path}: no lock classes (not a copy of /proc/lockdep with PROVE_LOCKING?)")
+    return classes
+
+
+def read_keys(path: Path) -> list[tuple[re.Pattern[str], str, str]]:
+    """Reviewed mapping rules: 'REGEX CLASS[,CLASS...]|-pseudo  # why'
+    per line (a name two locks share maps to both)."""
+    rules = []
+    for n, line in enumerate(path.read_text().splitlines(), 1):
+        body, _, why = line.partition("#")
+        if not body.strip():
+            continue
+        parts = body.split()
+        if len(parts) != 2 or not why.strip():
+            die(f"{path}:{n}: expected 'REGEX CLASS  # reason', got {line!r}")
+        try:
+            rules.append((re.compile(parts[0]), parts[1], why.strip()))
+        except re.error as err:
+            die(f"{path}:{n}: bad regular expression: {err}")
+    return rules
+
+
+def base_name(name: str) -> str:
+    """A lockdep class name without its '#N' version and '/N' subclass."""
+    return re.sub(r"(#\d+)?(/\d+)?$", "", name)
+
+
+class Mapper:
+    def __init__(self, static: dict[str, Any], keys: list[tuple[re.Pattern[str], str, str]]):
+        self.keys = keys
+        self.by_symbol: dict[str, list[str]] = defaultdict(list)
+        self.by_field: dict[str, list[str]] = defaultdict(list)
+        for c in static:
+            tail = c.rsplit(":", 1)[-1]
+            if re.fullmatch(r"[A-Za-z_]\w*", tail):
+                self.by_symbol[tail].append(c)
+            elif re.fullmatch(r"[\w.]+", c) and "." in c:
+                self.by_field[c.rsplit(".", 1)[-1]].append(c)
+
+    def map(self, name: str) -> tuple[str, list[str]]:
+        """(how, analysis classes); how is key, symbol, field, pseudo or
+        unmapped."""
+        bare = base_name(name)
+        for rx, target, _why in self.keys:
+            if rx.fullmatch(bare):
+                return ("pseudo", []) if target == "-pseudo" else ("key", target.split(","))
+        if re.fullmatch(r"[A-Za-z_]\w*", bare) and bare in self.by_symbol:
+            return "symbol", sorted(self.by_symbol[bare])
+        if bare.startswith("&"):
+            idents = re.findall(r"[A-Za-z_]\w*", bare)
+            if idents and idents[-1] in self.by_field:
+                return "field", sorted(self.by_field[idents[-1]])
+        return "unmapped", []
+
+
+def reach(graph: dict[str, set[str]], src: str, memo: dict[str, set[str]]) -> set[str]:
+    if src not in memo:
+        seen: set[str] = set()
+        q = deque([src])
+        while q:
+            x = q.popleft()
+            for y in graph.get(x, ()):
+                if y not in seen:
+                    seen.add(y)
+                    q.append(y)
+        memo[src] = seen
+    return memo[src]
+
+
+def read_stats(paths: list[Path]) -> tuple[list[str], list[str]]:
+    """Fill levels of lockdep's tables; the ones over FULL_PCT."""
+    rows, full = [], []
+    for p in paths:
+        for line in p.read_text(errors="replace").splitlines():
+            m = STAT_LINE.match(line)
+            if not m or not m.group("max"):
+                continue
+            n, mx = int(m.group("n")), int(m.group("max"))
+            pct = 100 * n / mx if mx else 0
+            rows.append(f"| {p.name} | {m.group('what').strip()} | {n} | {mx} | {pct:.0f}% |")
+            if pct > FULL_PCT:
+                full.append(f"{p}: {m.group('what').strip()} {n} of {mx}")
+    return rows, full
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--vectors", type=Path, required=True)
+    ap.add_argument("--lockdep", type=Path, action="append", required=True)
+    ap.add_argument("--keys", type=Path, default=Path(__file__).with_name("lockdep-keys.txt"))
+    ap.add_argument("--stats", type=Path, action="append", default=[])
+    ap.add_argument("--out", type=Path, required=True)
+    a = ap.parse_args(argv[1:])
+    try:
+        data = json.loads(a.vectors.read_text())
+        static: dict[str, Any] = data["classes"]
+        sections: list[dict[str, Any]] = data["sections"]
+        keys = read_keys(a.keys)
+    except (OSError, ValueError, KeyError) as err:
+        die(f"cannot read the analysis or the key rules: {err}")
+    if static and not all("takes" in v for v in static.values()):
+        die(f"{a.vectors} has no 'takes' per class: an analysis older than the oracle;"
+            " run 'make analyze' again")
+    obs: dict[str, LdClass] = {}
+    for i, p in enumerate(a.lockdep):
+        try:
+            obs.update(read_lockdep(p, i))
+        except OSError as err:
+            die(f"cannot read {p}: {err}")
+    mapper = Mapper(static, keys)
+    mapped: dict[str, tuple[str, list[str]]] = {k: mapper.map(c.name) for k, c in obs.items()}
+
+    # static order: l is ordered after b when b is in l's "before"
+    after: dict[str, set[str]] = defaultdict(set)
+    nedges = 0
+    for sc, info in static.items():
+        for b in info.get("before", ()):
+            after[b].add(sc)
+            nedges += 1
+    memo: dict[str, set[str]] = {}
+
+    counts: dict[str, int] = defaultdict(int)
+    usage_miss, usage_unchecked = [], []
+    for k, c in obs.items():
+        how, cands = mapped[k]
+        counts[how] += 1
+        if how == "field" and len(cands) > 1:
+            counts["field-ambiguous"] += 1
+        if not c.vectors:
+            continue
+        counts["in-vector"] += 1
+        if how in ("unmapped", "pseudo"):
+            usage_unchecked.append(f"{c.name} ({how}): {' '.join(sorted(c.vectors))}")
+            continue
+        counts["in-vector-checked"] += 1
+        takes = set().union(*(set(static.get(x, {}).get("takes", ())) for x in cands))
+        miss = c.vectors - takes
+        if miss:
+            usage_miss.append({"class": c.name, "mapped": how, "candidates": cands,
+                               "observed": sorted(c.vectors), "predicted": sorted(takes),
+                               "missed": sorted(miss)})
+
+    edge_miss, nobs_edges, nchecked = [], 0, 0
+    seen_static: set[tuple[str, str]] = set()
+    for k, c in obs.items():
+        how_a, ca = mapped[k]
+        for k2 in c.after:
+            nobs_edges += 1
+            if k2 not in obs:
+                continue
+            how_b, cb = mapped[k2]
+            if not ca or not cb:
+                continue
+            nchecked += 1
+            ok = any(y in reach(after, x, memo) for x in ca for y in cb)
+            if len(ca) == 1 and len(cb) == 1 and cb[0] in after.get(ca[0], ()):
+                seen_static.add((ca[0], cb[0]))
+            if not ok:
+                edge_miss.append({"from": c.name, "to": obs[k2].name,
+                                  "from_classes": ca, "to_classes": cb})
+
+    # lower bound per section: unambiguous mappings only
+    vec_of: dict[str, set[str]] = defaultdict(set)
+    pred: dict[str, set[str]] = defaultdict(set)  # observed: class -> held before it
+    for k, c in obs.items():
+        how, cands = mapped[k]
+        if len(cands) != 1:
+            continue
+        vec_of[cands[0]] |= c.vectors
+        for k2 in c.after:
+            if k2 in obs and len(mapped[k2][1]) == 1:
+                pred[mapped[k2][1][0]].add(cands[0])
+    pmemo: dict[str, set[str]] = {}
+    rows = []
+    exercised = 0
+    for sec in sections:
+        cls = list(sec.get("classes", [])) + list(sec.get("inner", []))
+        seen = [x for x in cls if x in vec_of]
+        low: set[str] = set()
+        for x in cls:
+            for y in {x} | reach(pred, x, pmemo):
+                low |= vec_of.get(y, set())
+        if seen:
+            exercised += 1
+        rows.append({"loc": sec["loc"], "function": sec["function"],
+                     "static": sec["mask"], "observed": mask_str(low),
+                     "exercised": bool(seen)})
+
+    stat_rows, full = read_stats(a.stats)
+    static_seen = {x for k in obs for x in mapped[k][1] if len(mapped[k][1]) == 1}
+    mapped_counts = {h: counts[h] for h in ("key", "symbol", "field", "pseudo", "unmapped")}
+    summary: dict[str, Any] = {
+        "boots": len(a.lockdep), "observed_classes": len(obs),
+        "mapped": mapped_counts,
+        "field_ambiguous": counts["field-ambiguous"],
+        "in_vector": counts["in-vector"], "in_vector_checked": counts["in-vector-checked"],
+        "usage_missed": len(usage_miss), "observed_edges": nobs_edges,
+        "edges_checked": nchecked, "edges_missed": len(edge_miss),
+        "static_classes": len(static), "static_classes_observed": len(static_seen),
+        "static_edges": nedges, "static_edges_observed": len(seen_static),
+        "sections": len(sections), "sections_exercised": exercised,
+        "tables_nearly_full": full,
+    }
+    a.out.mkdir(parents=True, exist_ok=True)
+    (a.out / "oracle.json").write_text(json.dumps(
+        {"summary": summary, "usage_missed": usage_miss, "edges_missed": edge_miss,
+         "usage_unchecked": usage_unchecked, "sections": rows}, indent=1) + "\n")
+    unm = sorted({obs[k].name for k in obs if mapped[k][0] == "unmapped"})
+    (a.out / "unmapped.txt").write_text("".join(f"{n}\n" for n in unm))
+    md = ["# Lockdep as the analysis's oracle", "",
+          f"{len(a.lockdep)} boot(s); analysis {a.vectors}.", "",
+          "| what | count |", "|---|---|"]
+    md += [f"| {k} | {v} |" for k, v in summary.items() if not isinstance(v, (dict, list))]
+    md += [f"| mapped by {k} | {v} |" for k, v in mapped_counts.items()]
+    md += ["", f"## Usage missed ({len(usage_miss)})", ""]
+    md += [f"- {m['class']} ({m['mapped']}: {', '.join(m['candidates'])}): lockdep saw"
+           f" {' '.join(m['missed'])}; the analysis predicts {' '.join(m['predicted']) or 'none'}"
+           for m in usage_miss] or ["none"]
+    md += ["", f"## Order edges missed ({len(edge_miss)})", ""]
+    md += [f"- {e['from']} -> {e['to']}" for e in edge_miss[:200]] or ["none"]
+    md += ["", f"## Taken in a vector, not checkable ({len(usage_unchecked)})", ""]
+    md += [f"- {u}" for u in usage_unchecked] or ["none"]
+    md += ["", "## Sections: static mask and observed mask (exercised ones)", "",
+           "| section | function | static | observed |", "|---|---|---|---|"]
+    md += [f"| {r['loc']} | {r['function']} | {r['static']} | {r['observed']} |"
+           for r in rows if r["exercised"]]
+    if stat_rows:
+        md += ["", "## Lockdep's tables", "", "| copy | table | used | max | fill |",
+               "|---|---|---|---|---|"] + stat_rows
+    (a.out / "oracle.md").write_text("\n".join(md) + "\n")
+    print(f"lockdep-oracle: {len(obs)} classes observed in {len(a.lockdep)} boot(s):"
+          f" {counts['key']} by key, {counts['symbol']} by symbol,"
+          f" {counts['field']} by field ({counts['field-ambiguous']} ambiguous),"
+          f" {counts['pseudo']} pseudo, {counts['unmapped']} unmapped;"
+          f" in a vector {counts['in-vector']} ({counts['in-vector-checked']} checked),"
+          f" usage missed {len(usage_miss)}; edges {nobs_edges} ({nchecked} checked),"
+          f" missed {len(edge_miss)}; sections exercised {exercised} of {len(sections)}")
+    for f in full:
+        print(f"lockdep-oracle: table nearly full: {f}", file=sys.stderr)
+    return 1 if usage_miss or edge_miss or full else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

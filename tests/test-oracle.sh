@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# test-oracle.sh: the lockdep oracle (scripts/analysis/lockdep-oracle.py)
+# and the console copy of lockdep's files it reads (scripts/guest/
+# lockdep-dump, scripts/kernel/parse-boot-log.py), on fixtures: no kernel.
+#
+# tests/fixtures/oracle/: vectors.json (a small analysis), keys.txt (test
+# mapping rules), lockdep-*.txt (copies of /proc/lockdep in the core
+# series' format), stats-*.txt (/proc/lockdep_stats).  The real boot is
+# checked by the boot-net suite.  Ends with "N passed, N failed".
+set -euo pipefail
+cd "$(dirname "$0")/.."
+# shellcheck source=scripts/lib.sh
+. scripts/lib.sh
+# shellcheck source=tests/lib-test.sh
+. tests/lib-test.sh
+
+fx=tests/fixtures/oracle
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+oracle() {
+	scripts/analysis/lockdep-oracle.py --vectors "$fx/vectors.json" --keys "$fx/keys.txt" "$@"
+}
+
+# A sound analysis: nothing missed; every way of mapping a name is used.
+expect_status "sound analysis: nothing missed (exit 0)" 0 "$tmp/good.log" \
+	oracle --lockdep "$fx/lockdep-good.txt" --stats "$fx/stats-ok.txt" --out "$tmp/good"
+expect_grep "counts: 2 by key, 1 by symbol, 2 by field, 1 pseudo, 1 unmapped" \
+	': 7 classes observed in 1 boot\(s\): 2 by key, 1 by symbol, 2 by field \(2 ambiguous\), 1 pseudo, 1 unmapped;' "$tmp/good.log"
+expect_grep "the pseudo-lock taken in TIMER is listed as not checkable" \
+	'^- \(&icsk->icsk_retransmit_timer\) \(pseudo\): TIMER$' "$tmp/good/oracle.md"
+expect_grep "the unmapped class is named" '^&dev->mutex$' "$tmp/good/unmapped.txt"
+expect_grep "lower bound beside the upper bound for the socket section" \
+	'^\| net/ipv4/tcp.c:100 \| tcp_x \| TIMER\|NET_TX\|NET_RX \| TIMER\|NET_RX \|$' "$tmp/good/oracle.md"
+expect_grep "the tables' fill levels are reported" '^\| stats-ok.txt \| dependency chains \| 900 \| 65536 \| 1% \|$' "$tmp/good/oracle.md"
+
+# Each way of being wrong is caught.
+expect_status "a vector the analysis does not predict is a miss (exit 1)" 1 "$tmp/usage.log" \
+	oracle --lockdep "$fx/lockdep-usage-miss.txt" --out "$tmp/usage"
+expect_grep "the usage miss names class, vector and prediction" \
+	'^- &sk->sk_callback_lock \(field: sock.sk_callback_lock\): lockdep saw TIMER; the analysis predicts NET_RX$' "$tmp/usage/oracle.md"
+expect_status "an order edge the analysis does not have is a miss (exit 1)" 1 "$tmp/order.log" \
+	oracle --lockdep "$fx/lockdep-order-miss.txt" --out "$tmp/order"
+expect_grep "the order miss names both classes" '^- rlock-AF_INET -> slock-AF_INET$' "$tmp/order/oracle.md"
+expect_status "a table over 90% full fails (exit 1)" 1 "$tmp/full.log" \
+	oracle --lockdep "$fx/lockdep-good.txt" --stats "$fx/stats-full.txt" --out "$tmp/full"
+expect_grep "the full table is named" 'table nearly full: .*dependency chains 64000 of 65536' "$tmp/full.log"
+# Two boots are taken together: the miss of the second fails the union.
+expect_status "two boots: a miss in either fails" 1 "$tmp/two.log" \
+	oracle --lockdep "$fx/lockdep-good.txt" --lockdep "$fx/lockdep-usage-miss.txt" --out "$tmp/two"
+
+# Bad input: exit 2 with a reason, never a pass.
+expect_status "a kernel without the core series' states is refused (exit 2)" 2 "$tmp/nocore.log" \
+	oracle --lockdep "$fx/lockdep-no-core.txt" --out "$tmp/nocore"
+expect_grep "the refusal says why" 'not the 22 of the core series' "$tmp/nocore.log"
+printf 'nothing here\n' >"$tmp/empty.txt"
+expect_status "a file with no classes is refused (exit 2)" 2 "$tmp/empty.log" \
+	oracle --lockdep "$tmp/empty.txt" --out "$tmp/empty"
+printf '{"classes": {"x": {"mask": "NONE", "before": []}}, "sections": []}\n' >"$tmp/old.json"
+expect_status "an analysis without 'takes' is refused (exit 2)" 2 "$tmp/old.log" \
+	scripts/analysis/lockdep-oracle.py --vectors "$tmp/old.json" --keys "$fx/keys.txt" \
+	--lockdep "$fx/lockdep-good.txt" --out "$tmp/old"
+printf 'slock-AF_\\w+ socket_lock_t.slock\n' >"$tmp/keys-noreason.txt"
+expect_status "a key rule without its reason is refused (exit 2)" 2 "$tmp/keys.log" \
+	scripts/analysis/lockdep-oracle.py --vectors "$fx/vectors.json" --keys "$tmp/keys-noreason.txt" \
+	--lockdep "$fx/lockdep-good.txt" --out "$tmp/keys"
+# The project's own rules parse, and every rule names a reason.
+expect_status "scripts/analysis/lockdep-keys.txt parses" 0 "$tmp/realkeys.log" \
+	scripts/analysis/lockdep-oracle.py --vectors "$fx/vectors.json" \
+	--lockdep "$fx/lockdep-good.txt" --out "$tmp/realkeys"
+
+# The console copy: lockdep-dump's lines, decoded by parse-boot-log.py.
+# The guest script runs here on fixture files in place of /proc.
+mkdir -p "$tmp/proc"
+cp "$fx/lockdep-good.txt" "$tmp/proc/lockdep"
+cp "$fx/stats-ok.txt" "$tmp/proc/lockdep_stats"
+printf '7\t4\t1\t7\n' >"$tmp/proc/printk"
+sed -e "s#/proc/lockdep_stats#$tmp/proc/lockdep_stats#g" -e "s#/proc/lockdep\\b#$tmp/proc/lockdep#g" \
+	-e "s#/proc/sys/kernel/printk#$tmp/proc/printk#g" -e "s#/tmp/lockdep-dump#$tmp/ld#g" \
+	scripts/guest/lockdep-dump >"$tmp/dump.sh"
+{
+	echo "PLAN-START plan=t"
+	sh "$tmp/dump.sh" load
+	echo "PLAN-END plan=t passed=1 failed=0"
+} >"$tmp/console.txt"
+expect_status "a whole copy passes the boot" 0 "$tmp/parse.log" \
+	scripts/kernel/parse-boot-log.py "$tmp/console.txt" --dump-dir "$tmp/dumps"
+if cmp -s "$tmp/dumps/load.lockdep" "$fx/lockdep-good.txt" && cmp -s "$tmp/dumps/load.stats" "$fx/stats-ok.txt"; then
+	ok "the copies are byte for byte lockdep's files"
+else
+	not_ok "the copies are byte for byte lockdep's files" "differences in $tmp/dumps"
+fi
+expect_grep "the console level is restored after the copy" '^7$' "$tmp/proc/printk"
+awk '/^LDD load lockdep 2 / { next } { print }' "$tmp/console.txt" >"$tmp/lost.txt"
+expect_status "a copy that lost a line fails the boot" 1 "$tmp/lost.log" \
+	scripts/kernel/parse-boot-log.py "$tmp/lost.txt"
+expect_grep "the lost line is named" 'lockdep copy load.lockdep is not whole: 1 of [0-9]+ lines missing \(first 2\)' "$tmp/lost.log"
+awk '/^LDD load stats 1 / { sub(/ [A-Za-z0-9+\/=]+$/, " AAAA" substr($NF, 5)) } { print }' "$tmp/console.txt" >"$tmp/garbled.txt"
+expect_status "a garbled copy fails the boot" 1 "$tmp/garbled.log" \
+	scripts/kernel/parse-boot-log.py "$tmp/garbled.txt"
+expect_grep "the garbled copy is named" 'lockdep copy load.stats is not whole' "$tmp/garbled.log"
+grep -v '^LOCKDEP-DUMP-END' "$tmp/console.txt" >"$tmp/cut.txt"
+expect_status "a copy cut short (no end line) fails the boot" 1 "$tmp/cut.log" \
+	scripts/kernel/parse-boot-log.py "$tmp/cut.txt"
+printf ' debug_locks:                             0\n' >"$tmp/proc/lockdep_stats"
+expect_status "the guest step fails when lockdep is off" 1 "$tmp/off.log" sh "$tmp/dump.sh" load
+expect_grep "and says why" 'lockdep is off' "$tmp/off.log"
+tally
