@@ -66,6 +66,12 @@ if [ -x scripts/convert/convert-subsys.sh ]; then
 		scripts/kernel/boot-kernel.sh campaign-net campaign
 	# lockdep's usage of the converted classes in that boot, into the note
 	stage observe-net "boot-net" scripts/convert/observe-lockdep.sh net campaign-net-campaign
+	# lockdep as the analysis's oracle: all that boot observed (per-vector
+	# usage, dependencies) must be predicted by the analysis; writes
+	# results/oracle/ and the analysis table make check's boot-net suite
+	# checks its own boot against
+	stage oracle-net "analyze boot-net" env TABLE="$TOP/results/oracle/analysis-classes.json" \
+		scripts/analysis/run-oracle.sh "$OUT/vectors/vectors.json" "$TOP/results/oracle" campaign-net-campaign
 	# the whole networking self-test set, base (variant campaign, which
 	# the analyze stage built) vs converted, side by side
 	stage selftests-net "analyze build-net initramfs" env \

@@ -93,6 +93,36 @@ expect_grep "quick networking self-tests: none fails on either kernel" \
 	"^selftests: [0-9]+ self-tests; base: [0-9]+ pass, [0-9]+ skip, 0 fail; converted: [0-9]+ pass, [0-9]+ skip, 0 fail; 0 differ$" \
 	"$logs/selftests.log"
 
+# Lockdep as the analysis's oracle (scripts/analysis/lockdep-oracle.py):
+# the boot's copy of /proc/lockdep is whole, and everything lockdep saw
+# in it is predicted by the analysis of record
+# (results/oracle/analysis-classes.json, which make's oracle-net stage
+# writes from a fresh make analyze).  The same table with one vector
+# dropped from every class's "takes" is an analysis that misses that
+# vector: the boot's observations must catch it, for every vector the
+# oracle could check in this boot.
+expect_grep "the boot's copy of /proc/lockdep is whole" '^  lockdep copy load.lockdep: whole$' "$sum"
+odir="$OUT/check/boot-net-oracle"
+rm -rf "$odir"
+expect_status "lockdep oracle: the analysis of record predicts all the boot observed" 0 "$logs/oracle.log" \
+	scripts/analysis/run-oracle.sh "$TOP/results/oracle/analysis-classes.json" "$odir" "campaign-net-$plan"
+grep '^lockdep-oracle:' "$logs/oracle.log" || true
+expect_grep "lockdep oracle: it checked vector usage and order edges" \
+	'in a vector [0-9]+ \([1-9][0-9]* checked\), usage missed 0; edges [0-9]+ \([1-9][0-9]* checked\), missed 0' "$logs/oracle.log"
+checked=$(python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print(" ".join(sorted(set(d["checked_vectors"]))))' "$odir/oracle.json" 2>/dev/null || true)
+expect_status "lockdep oracle: the boot shows vectors taking mapped classes (${checked:-none})" 0 /dev/null test -n "$checked"
+for vec in $checked; do
+	python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+for c in d["classes"].values():
+    c["takes"] = [v for v in c["takes"] if v != sys.argv[2]]
+json.dump(d, open(sys.argv[3], "w"))' "$TOP/results/oracle/analysis-classes.json" "$vec" "$odir-no-$vec.json"
+	expect_status "lockdep oracle: an analysis that misses $vec is caught" 1 "$logs/oracle-no-$vec.log" \
+		scripts/analysis/run-oracle.sh "$odir-no-$vec.json" "$odir-no-$vec" "campaign-net-$plan"
+done
+
 if [ "${CHECK:-}" = full ]; then
 	expect_status "the whole networking self-test set: same verdicts, base vs converted" 0 \
 		"$logs/selftests-full.log" \

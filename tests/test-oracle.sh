@@ -24,14 +24,30 @@ oracle() {
 # A sound analysis: nothing missed; every way of mapping a name is used.
 expect_status "sound analysis: nothing missed (exit 0)" 0 "$tmp/good.log" \
 	oracle --lockdep "$fx/lockdep-good.txt" --stats "$fx/stats-ok.txt" --out "$tmp/good"
-expect_grep "counts: 2 by key, 1 by symbol, 2 by field, 1 pseudo, 1 unmapped" \
-	': 7 classes observed in 1 boot\(s\): 2 by key, 1 by symbol, 2 by field \(2 ambiguous\), 1 pseudo, 1 unmapped;' "$tmp/good.log"
+expect_grep "counts: 2 by key, 2 by symbol (one an array element), 3 by field, 1 pseudo, 1 unmapped" \
+	': 9 classes observed in 1 boot\(s\): 2 by key, 2 by symbol, 3 by field \(3 ambiguous\), 1 pseudo, 1 unmapped; in a vector 7 \(5 checked\)' "$tmp/good.log"
 expect_grep "the pseudo-lock taken in TIMER is listed as not checkable" \
 	'^- \(&icsk->icsk_retransmit_timer\) \(pseudo\): TIMER$' "$tmp/good/oracle.md"
+expect_grep "a class marked in every vector is not checked per vector" \
+	'^- &base->lock#2 \(no vector in particular\): every vector$' "$tmp/good/oracle.md"
 expect_grep "the unmapped class is named" '^&dev->mutex$' "$tmp/good/unmapped.txt"
 expect_grep "lower bound beside the upper bound for the socket section" \
 	'^\| net/ipv4/tcp.c:100 \| tcp_x \| TIMER\|NET_TX\|NET_RX \| TIMER\|NET_RX \|$' "$tmp/good/oracle.md"
 expect_grep "the tables' fill levels are reported" '^\| stats-ok.txt \| dependency chains \| 900 \| 65536 \| 1% \|$' "$tmp/good/oracle.md"
+
+# The table make check reads (--write-table) gives the same verdicts.
+expect_status "the trimmed table is written" 0 "$tmp/table.log" \
+	oracle --lockdep "$fx/lockdep-good.txt" --out "$tmp/t1" --write-table "$tmp/table.json"
+for f in good usage-miss; do
+	scripts/analysis/lockdep-oracle.py --vectors "$tmp/table.json" --keys "$fx/keys.txt" \
+		--lockdep "$fx/lockdep-$f.txt" --out "$tmp/t-$f" >"$tmp/t-$f.log" 2>&1 || true
+done
+if grep -q 'usage missed 1;' "$tmp/t-usage-miss.log" &&
+	cmp -s <(tail -n +4 "$tmp/t1/oracle.md") <(tail -n +4 "$tmp/t-good/oracle.md"); then
+	ok "the trimmed table gives the full analysis's verdicts"
+else
+	not_ok "the trimmed table gives the full analysis's verdicts" "see $tmp/t1/oracle.md, $tmp/t-good/oracle.md"
+fi
 
 # Each way of being wrong is caught.
 expect_status "a vector the analysis does not predict is a miss (exit 1)" 1 "$tmp/usage.log" \

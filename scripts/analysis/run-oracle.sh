@@ -10,6 +10,9 @@
 #   OUTDIR   where oracle.md, oracle.json and unmapped.txt go
 #   BOOT     boot folder names under $OUT/boot whose plan ran lockdep-dump
 #            (campaign-net-campaign, campaign-net-campaign-check)
+# Env:    TABLE=FILE also writes the part of VECTORS the oracle reads
+#         (make's stage writes results/oracle/analysis-classes.json, which
+#         make check's boot-net suite checks its boot against).
 # Exit:   0 nothing missed, 1 a miss, a nearly full lockdep table, or a
 #         boot without a whole copy; 2 usage or missing input.
 set -euo pipefail
@@ -37,6 +40,7 @@ for b in "$@"; do
 done
 log "$stage" "${#args[@]} arguments from $# boot(s) against $vectors"
 status=0
+[ -z "${TABLE:-}" ] || args+=(--write-table "$TABLE")
 "$TOP/scripts/analysis/lockdep-oracle.py" --vectors "$vectors" --out "$outdir" "${args[@]}" || status=$?
 case $status in
 0) result "$stage" PASS "nothing missed; $outdir/oracle.md" ;;
