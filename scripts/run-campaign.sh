@@ -70,7 +70,7 @@ if [ -x scripts/convert/convert-subsys.sh ]; then
 	# usage, dependencies) must be predicted by the analysis; writes
 	# results/oracle/ and the analysis table make check's boot-net suite
 	# checks its own boot against
-	stage oracle-net "analyze boot-net" env TABLE="$TOP/results/oracle/analysis-classes.json" \
+	stage oracle-net "analyze boot-net" env TABLE="$TOP/results/oracle/analysis-classes.json.gz" \
 		scripts/analysis/run-oracle.sh "$OUT/vectors/vectors.json" "$TOP/results/oracle" campaign-net-campaign
 	# the whole networking self-test set, base (variant campaign, which
 	# the analyze stage built) vs converted, side by side

@@ -96,7 +96,7 @@ expect_grep "quick networking self-tests: none fails on either kernel" \
 # Lockdep as the analysis's oracle (scripts/analysis/lockdep-oracle.py):
 # the boot's copy of /proc/lockdep is whole, and everything lockdep saw
 # in it is predicted by the analysis of record
-# (results/oracle/analysis-classes.json, which make's oracle-net stage
+# (results/oracle/analysis-classes.json.gz, which make's oracle-net stage
 # writes from a fresh make analyze).  The same table with one vector
 # dropped from every class's "takes" is an analysis that misses that
 # vector: the boot's observations must catch it, for every vector the
@@ -105,7 +105,7 @@ expect_grep "the boot's copy of /proc/lockdep is whole" '^  lockdep copy load.lo
 odir="$OUT/check/boot-net-oracle"
 rm -rf "$odir"
 expect_status "lockdep oracle: the analysis of record predicts all the boot observed" 0 "$logs/oracle.log" \
-	scripts/analysis/run-oracle.sh "$TOP/results/oracle/analysis-classes.json" "$odir" "campaign-net-$plan"
+	scripts/analysis/run-oracle.sh "$TOP/results/oracle/analysis-classes.json.gz" "$odir" "campaign-net-$plan"
 grep '^lockdep-oracle:' "$logs/oracle.log" || true
 expect_grep "lockdep oracle: it checked vector usage and order edges" \
 	'in a vector [0-9]+ \([1-9][0-9]* checked\), usage missed 0; edges [0-9]+ \([1-9][0-9]* checked\), missed 0' "$logs/oracle.log"
@@ -114,11 +114,11 @@ d = json.load(open(sys.argv[1]))
 print(" ".join(sorted(set(d["checked_vectors"]))))' "$odir/oracle.json" 2>/dev/null || true)
 expect_status "lockdep oracle: the boot shows vectors taking mapped classes (${checked:-none})" 0 /dev/null test -n "$checked"
 for vec in $checked; do
-	python3 -c 'import json, sys
-d = json.load(open(sys.argv[1]))
+	python3 -c 'import gzip, json, sys
+d = json.loads(gzip.decompress(open(sys.argv[1], "rb").read()))
 for c in d["classes"].values():
     c["takes"] = [v for v in c["takes"] if v != sys.argv[2]]
-json.dump(d, open(sys.argv[3], "w"))' "$TOP/results/oracle/analysis-classes.json" "$vec" "$odir-no-$vec.json"
+json.dump(d, open(sys.argv[3], "w"))' "$TOP/results/oracle/analysis-classes.json.gz" "$vec" "$odir-no-$vec.json"
 	expect_status "lockdep oracle: an analysis that misses $vec is caught" 1 "$logs/oracle-no-$vec.log" \
 		scripts/analysis/run-oracle.sh "$odir-no-$vec.json" "$odir-no-$vec" "campaign-net-$plan"
 done

@@ -24,8 +24,8 @@ oracle() {
 # A sound analysis: nothing missed; every way of mapping a name is used.
 expect_status "sound analysis: nothing missed (exit 0)" 0 "$tmp/good.log" \
 	oracle --lockdep "$fx/lockdep-good.txt" --stats "$fx/stats-ok.txt" --out "$tmp/good"
-expect_grep "counts: 2 by key, 2 by symbol (one an array element), 3 by field, 1 pseudo, 1 unmapped" \
-	': 9 classes observed in 1 boot\(s\): 2 by key, 2 by symbol, 3 by field \(3 ambiguous\), 1 pseudo, 1 unmapped; in a vector 7 \(5 checked\)' "$tmp/good.log"
+expect_grep "counts: 2 by key, 4 by symbol (an array element, a seqlock and its counter), 3 by field, 1 pseudo, 1 unmapped; the seqlock -> counter edge holds" \
+	': 11 classes observed in 1 boot\(s\): 2 by key, 4 by symbol, 3 by field \(3 ambiguous\), 1 pseudo, 1 unmapped; in a vector 9 \(7 checked\), usage missed 0; edges 3 \(2 checked\), missed 0' "$tmp/good.log"
 expect_grep "the pseudo-lock taken in TIMER is listed as not checkable" \
 	'^- \(&icsk->icsk_retransmit_timer\) \(pseudo\): TIMER$' "$tmp/good/oracle.md"
 expect_grep "a class marked in every vector is not checked per vector" \
@@ -33,6 +33,10 @@ expect_grep "a class marked in every vector is not checked per vector" \
 expect_grep "the unmapped class is named" '^&dev->mutex$' "$tmp/good/unmapped.txt"
 expect_grep "lower bound beside the upper bound for the socket section" \
 	'^\| net/ipv4/tcp.c:100 \| tcp_x \| TIMER\|NET_TX\|NET_RX \| TIMER\|NET_RX \|$' "$tmp/good/oracle.md"
+expect_status "hot functions: exercised or not" 0 "$tmp/hot.log" \
+	oracle --lockdep "$fx/lockdep-good.txt" --hot tcp_x --hot udp_y --out "$tmp/hot"
+expect_grep "a hot function whose section ran" '^\| tcp_x \| 1 \| 1 \|$' "$tmp/hot/oracle.md"
+expect_grep "a hot function with no section in the world" '^\| udp_y \| 0 \| 0 \|$' "$tmp/hot/oracle.md"
 expect_grep "the tables' fill levels are reported" '^\| stats-ok.txt \| dependency chains \| 900 \| 65536 \| 1% \|$' "$tmp/good/oracle.md"
 
 # The table make check reads (--write-table) gives the same verdicts.

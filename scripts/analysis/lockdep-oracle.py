@@ -5,7 +5,8 @@ Usage: lockdep-oracle.py --vectors FILE --lockdep FILE [--lockdep FILE]...
                          [--keys FILE] [--stats FILE]... --out DIR
 
 --vectors is the analysis's vectors.json (make analyze: the campaign
-world); each --lockdep a copy of /proc/lockdep from a boot of a kernel
+world), or the table --write-table wrote from one (gzip'd when its name
+ends in .gz); each --lockdep a copy of /proc/lockdep from a boot of a kernel
 with the core series (per-vector lockdep states) under load
 (scripts/guest/lockdep-dump, written to the boot folder's lockdep/ by
 scripts/kernel/parse-boot-log.py).  The copies are taken together: what
@@ -55,6 +56,7 @@ missed, 1 a miss or a table nearly full, 2 bad input.
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import re
 import sys
@@ -173,6 +175,12 @@ class Mapper:
                 return ("pseudo", []) if target == "-pseudo" else ("key", target.split(","))
         if re.fullmatch(r"[A-Za-z_]\w*", bare) and bare in self.by_symbol:
             return "symbol", sorted(self.by_symbol[bare])
+        m = re.fullmatch(r"([A-Za-z_]\w*)\.seqcount", bare)
+        if m and m.group(1) in self.by_symbol:
+            # DEFINE_SEQLOCK(x): the sequence counter's map "x.seqcount"
+            # (SEQCNT_SPINLOCK_ZERO()); the analysis takes a seqlock's
+            # writers and readers as acquisitions of x itself
+            return "symbol", sorted(self.by_symbol[m.group(1)])
         idents = re.findall(r"[A-Za-z_]\w*", bare)
         if not idents:
             return "unmapped", []
@@ -226,16 +234,20 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--keys", type=Path, default=Path(__file__).with_name("lockdep-keys.txt"))
     ap.add_argument("--stats", type=Path, action="append", default=[])
     ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--hot", action="append", default=[], metavar="FUNCTION",
+                    help="a function whose sections hold vectors back under load"
+                    " (results/e2e.md's stretch table): say whether the boots exercised them")
     ap.add_argument("--write-table", type=Path, default=None, metavar="FILE",
                     help="also write the part of --vectors the oracle reads (classes: mask,"
                     " takes, before; sections), the table make check checks its boot against")
     a = ap.parse_args(argv[1:])
     try:
-        data = json.loads(a.vectors.read_text())
+        raw = a.vectors.read_bytes()
+        data = json.loads(gzip.decompress(raw) if a.vectors.suffix == ".gz" else raw)
         static: dict[str, Any] = data["classes"]
         sections: list[dict[str, Any]] = data["sections"]
         keys = read_keys(a.keys)
-    except (OSError, ValueError, KeyError) as err:
+    except (OSError, ValueError, KeyError, EOFError) as err:
         die(f"cannot read the analysis or the key rules: {err}")
     if static and not all("takes" in v for v in static.values()):
         die(f"{a.vectors} has no 'takes' per class: an analysis older than the oracle;"
@@ -246,7 +258,10 @@ def main(argv: list[str]) -> int:
                  "sections": [{k: sec.get(k) for k in ("loc", "function", "classes", "inner", "mask")}
                               for sec in sections]}
         a.write_table.parent.mkdir(parents=True, exist_ok=True)
-        a.write_table.write_text(json.dumps(table, sort_keys=True, indent=0) + "\n")
+        text = (json.dumps(table, sort_keys=True, separators=(",", ":")) + "\n").encode()
+        # mtime=0: the same table gives the same bytes (git sees no change)
+        a.write_table.write_bytes(gzip.compress(text, mtime=0)
+                                  if a.write_table.suffix == ".gz" else text)
     obs: dict[str, LdClass] = {}
     for i, p in enumerate(a.lockdep):
         try:
@@ -308,7 +323,11 @@ def main(argv: list[str]) -> int:
             if not ca or not cb:
                 continue
             nchecked += 1
-            ok = any(y in reach(after, x, memo) for x in ca for y in cb)
+            # two lockdep classes of one analysis class (a seqlock and its
+            # counter, two instances of one field) nest: the analysis
+            # keeps no edge from a class to itself, and none is needed,
+            # since such an edge adds no vector to any mask
+            ok = bool(set(ca) & set(cb)) or any(y in reach(after, x, memo) for x in ca for y in cb)
             if len(ca) == 1 and len(cb) == 1 and cb[0] in after.get(ca[0], ()):
                 seen_static.add((ca[0], cb[0]))
             if not ok:
@@ -342,6 +361,12 @@ def main(argv: list[str]) -> int:
                      "static": sec["mask"], "observed": mask_str(low),
                      "exercised": bool(seen)})
 
+    net = [r for r in rows if r["loc"].startswith("net/")]
+    hot_rows = []
+    for fn in a.hot:
+        mine = [r for r in rows if r["function"] == fn or r["function"].endswith(":" + fn)]
+        hot_rows.append({"function": fn, "sections": len(mine),
+                         "exercised": sum(r["exercised"] for r in mine)})
     stat_rows, full = read_stats(a.stats)
     static_seen = {x for k in obs for x in mapped[k][1] if len(mapped[k][1]) == 1}
     mapped_counts = {h: counts[h] for h in ("key", "symbol", "field", "pseudo", "unmapped")}
@@ -356,16 +381,18 @@ def main(argv: list[str]) -> int:
         "static_classes": len(static), "static_classes_observed": len(static_seen),
         "static_edges": nedges, "static_edges_observed": len(seen_static),
         "sections": len(sections), "sections_exercised": exercised,
+        "net_sections": len(net), "net_sections_exercised": sum(r["exercised"] for r in net),
         "tables_nearly_full": full,
     }
     a.out.mkdir(parents=True, exist_ok=True)
     (a.out / "oracle.json").write_text(json.dumps(
         {"summary": summary, "checked_vectors": sorted(checked_vectors), "usage_missed": usage_miss, "edges_missed": edge_miss,
-         "usage_unchecked": usage_unchecked, "sections": rows}, indent=1) + "\n")
+         "usage_unchecked": usage_unchecked, "hot": hot_rows, "sections": rows}, indent=1) + "\n")
     unm = sorted({obs[k].name for k in obs if mapped[k][0] == "unmapped"})
     (a.out / "unmapped.txt").write_text("".join(f"{n}\n" for n in unm))
     md = ["# Lockdep as the analysis's oracle", "",
-          f"{len(a.lockdep)} boot(s); analysis {a.vectors}.", "",
+          f"Boots: {', '.join(f'{p.parent.parent.name} ({p.name})' for p in a.lockdep)};"
+          f" analysis: {a.vectors.name}.", "",
           "| what | count |", "|---|---|"]
     md += [f"| {k} | {v} |" for k, v in summary.items() if not isinstance(v, (dict, list))]
     md += [f"| mapped by {k} | {v} |" for k, v in mapped_counts.items()]
@@ -377,6 +404,12 @@ def main(argv: list[str]) -> int:
     md += [f"- {e['from']} -> {e['to']}" for e in edge_miss[:200]] or ["none"]
     md += ["", f"## Taken in a vector, not checkable ({len(usage_unchecked)})", ""]
     md += [f"- {u}" for u in usage_unchecked] or ["none"]
+    if hot_rows:
+        md += ["", "## Hot functions (the stretch table of results/e2e.md)", "",
+               "| function | its BH sections | exercised |", "|---|---|---|"]
+        md += [f"| {h['function']} | {h['sections']} | {h['exercised']} |" for h in hot_rows]
+    md += ["", "## Sections of net/ never exercised", ""]
+    md += [f"- {r['loc']} {r['function']} ({r['static']})" for r in net if not r["exercised"]] or ["none"]
     md += ["", "## Sections: static mask and observed mask (exercised ones)", "",
            "| section | function | static | observed |", "|---|---|---|---|"]
     md += [f"| {r['loc']} | {r['function']} | {r['static']} | {r['observed']} |"

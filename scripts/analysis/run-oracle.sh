@@ -11,7 +11,7 @@
 #   BOOT     boot folder names under $OUT/boot whose plan ran lockdep-dump
 #            (campaign-net-campaign, campaign-net-campaign-check)
 # Env:    TABLE=FILE also writes the part of VECTORS the oracle reads
-#         (make's stage writes results/oracle/analysis-classes.json, which
+#         (make's stage writes results/oracle/analysis-classes.json.gz, which
 #         make check's boot-net suite checks its boot against).
 # Exit:   0 nothing missed, 1 a miss, a nearly full lockdep table, or a
 #         boot without a whole copy; 2 usage or missing input.
@@ -41,6 +41,11 @@ done
 log "$stage" "${#args[@]} arguments from $# boot(s) against $vectors"
 status=0
 [ -z "${TABLE:-}" ] || args+=(--write-table "$TABLE")
+# the functions whose sections held vectors back longest in the
+# end-to-end tracing boot: "| stretch FUNCTION[/primitive] | ..." rows
+while read -r fn; do
+	args+=(--hot "$fn")
+done < <(sed -n 's/^| stretch \([A-Za-z0-9_]*\)[/ ].*/\1/p' "$TOP/results/e2e.md" 2>/dev/null | LC_ALL=C sort -u)
 "$TOP/scripts/analysis/lockdep-oracle.py" --vectors "$vectors" --out "$outdir" "${args[@]}" || status=$?
 case $status in
 0) result "$stage" PASS "nothing missed; $outdir/oracle.md" ;;
