@@ -72,6 +72,9 @@ if [ -x scripts/convert/convert-subsys.sh ]; then
 	# checks its own boot against
 	stage oracle-net "analyze boot-net" env TABLE="$TOP/results/oracle/analysis-classes.json.gz" \
 		scripts/analysis/run-oracle.sh "$OUT/vectors/vectors.json" "$TOP/results/oracle" campaign-net-campaign
+	# ... and catches an analysis with one rule switched off (a solve of
+	# a few minutes): results/oracle/unsound.md
+	stage oracle-unsound "oracle-net" scripts/analysis/oracle-unsound.sh campaign-net-campaign
 	# the whole networking self-test set, base (variant campaign, which
 	# the analyze stage built) vs converted, side by side
 	stage selftests-net "analyze build-net initramfs" env \

@@ -132,8 +132,9 @@ def read_lockdep(path: Path, boot: int) -> dict[str, LdClass]:
 
 
 def read_keys(path: Path) -> list[tuple[re.Pattern[str], str, str]]:
-    """Reviewed mapping rules: 'REGEX CLASS[,CLASS...]|-pseudo  # why'
-    per line (a name two locks share maps to both)."""
+    """Reviewed mapping rules: 'REGEX CLASS[,CLASS...]|-pseudo|-unmapped
+    # why' per line (a name two locks share maps to both; -unmapped: a
+    name that says nothing of the lock, such as a helper's parameter)."""
     rules = []
     for n, line in enumerate(path.read_text().splitlines(), 1):
         body, _, why = line.partition("#")
@@ -172,7 +173,9 @@ class Mapper:
         bare = base_name(name)
         for rx, target, _why in self.keys:
             if rx.fullmatch(bare):
-                return ("pseudo", []) if target == "-pseudo" else ("key", target.split(","))
+                if target in ("-pseudo", "-unmapped"):
+                    return target[1:], []
+                return "key", target.split(",")
         if re.fullmatch(r"[A-Za-z_]\w*", bare) and bare in self.by_symbol:
             return "symbol", sorted(self.by_symbol[bare])
         m = re.fullmatch(r"([A-Za-z_]\w*)\.seqcount", bare)
@@ -389,7 +392,10 @@ def main(argv: list[str]) -> int:
         {"summary": summary, "checked_vectors": sorted(checked_vectors), "usage_missed": usage_miss, "edges_missed": edge_miss,
          "usage_unchecked": usage_unchecked, "hot": hot_rows, "sections": rows}, indent=1) + "\n")
     unm = sorted({obs[k].name for k in obs if mapped[k][0] == "unmapped"})
-    (a.out / "unmapped.txt").write_text("".join(f"{n}\n" for n in unm))
+    why = {n: next((w for rx, t, w in keys if t == "-unmapped" and rx.fullmatch(base_name(n))), "")
+           for n in unm}
+    (a.out / "unmapped.txt").write_text("".join(f"{n}{'  # ' + why[n] if why[n] else ''}\n"
+                                                for n in unm))
     md = ["# Lockdep as the analysis's oracle", "",
           f"Boots: {', '.join(f'{p.parent.parent.name} ({p.name})' for p in a.lockdep)};"
           f" analysis: {a.vectors.name}.", "",
