@@ -412,11 +412,12 @@ def main(argv: list[str]) -> int:
     md += [f"- {u}" for u in usage_unchecked] or ["none"]
     if hot_rows:
         md += ["", "## Hot functions (the stretch table of results/e2e.md)", "",
-               "| function | its BH sections | exercised |", "|---|---|---|"]
+               "| function | its BH sections | exercised (a class seen) |", "|---|---|---|"]
         md += [f"| {h['function']} | {h['sections']} | {h['exercised']} |" for h in hot_rows]
-    md += ["", "## Sections of net/ never exercised", ""]
+    md += ["", "## Sections of net/ not exercised (lockdep saw none of their classes)", ""]
     md += [f"- {r['loc']} {r['function']} ({r['static']})" for r in net if not r["exercised"]] or ["none"]
-    md += ["", "## Sections: static mask and observed mask (exercised ones)", "",
+    md += ["", "## Sections: static mask and observed mask (exercised: lockdep saw a class"
+           " of theirs, through an unambiguous mapping)", "",
            "| section | function | static | observed |", "|---|---|---|---|"]
     md += [f"| {r['loc']} | {r['function']} | {r['static']} | {r['observed']} |"
            for r in rows if r["exercised"]]
