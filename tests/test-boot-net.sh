@@ -128,5 +128,11 @@ if [ "${CHECK:-}" = full ]; then
 		"$logs/selftests-full.log" \
 		scripts/kernel/run-net-selftests.sh net-selftests campaign campaign-net
 	grep RESULT "$logs/selftests-full.log" || true
+	# the oracle over the union of both workloads: the load and the
+	# whole self-test set
+	expect_status "lockdep oracle: the union of the load and the self-test boots is predicted" 0 \
+		"$logs/oracle-union.log" scripts/analysis/run-oracle.sh \
+		"$TOP/results/oracle/analysis-classes.json.gz" "$odir-union" "campaign-net-$plan" campaign-net-net-selftests
+	grep '^lockdep-oracle:' "$logs/oracle-union.log" || true
 fi
 tally
