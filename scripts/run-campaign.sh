@@ -64,17 +64,18 @@ if [ -x scripts/convert/convert-subsys.sh ]; then
 	stage wide-net "series" scripts/kernel/compile-wide.sh core series
 	stage boot-net "build-net initramfs" \
 		scripts/kernel/boot-kernel.sh campaign-net campaign
-	# lockdep's usage of the converted classes in that boot, into the note
-	stage observe-net "boot-net" scripts/convert/observe-lockdep.sh net campaign-net-campaign
 	# lockdep as the analysis's oracle: all that boot observed (per-vector
 	# usage, dependencies) must be predicted by the analysis; writes
 	# results/oracle/ and the analysis table make check's boot-net suite
-	# checks its own boot against
+	# checks its own boot against (before observe-net, whose
+	# regeneration of the note reads results/oracle/oracle.json)
 	stage oracle-net "analyze boot-net" env TABLE="$TOP/results/oracle/analysis-classes.json.gz" \
 		scripts/analysis/run-oracle.sh "$OUT/vectors/vectors.json" "$TOP/results/oracle" campaign-net-campaign
 	# ... and catches an analysis with one rule switched off (a solve of
 	# a few minutes): results/oracle/unsound.md
 	stage oracle-unsound "oracle-net" scripts/analysis/oracle-unsound.sh campaign-net-campaign
+	# lockdep's usage of the converted classes in that boot, into the note
+	stage observe-net "boot-net" scripts/convert/observe-lockdep.sh net campaign-net-campaign
 	# the whole networking self-test set, base (variant campaign, which
 	# the analyze stage built) vs converted, side by side
 	stage selftests-net "analyze build-net initramfs" env \

@@ -254,6 +254,43 @@ def make_evidence(vectors: str, summary_path: str, subsys: str,
                         for c in sorted(needed) if c in data["classes"]}}
 
 
+def oracle_block(orc: dict[str, Any], prefix: str, converted: set[str]) -> list[str]:
+    """What lockdep observed against what the analysis predicts
+    (results/oracle/oracle.json): the counts, and for the sections of
+    this subsystem the observed mask beside the static one."""
+    sm = orc["summary"]
+    mp = sm["mapped"]
+    rows = [r for r in orc["sections"] if r["loc"].startswith(prefix)]
+    seen = [r for r in rows if r["exercised"]]
+    out = ["", "## Lockdep as the analysis's oracle", "",
+           "From `results/oracle/oracle.md` (`scripts/analysis/lockdep-oracle.py`): "
+           "every per-vector usage and every dependency lockdep observed in the boot(s) "
+           "under load must be predicted by the analysis; a miss is a soundness bug.", "",
+           "| | count |", "|---|---|",
+           f"| lock classes lockdep observed | {sm['observed_classes']} |",
+           f"| mapped to analysis classes (key rule, symbol, field) | "
+           f"{mp['key'] + mp['symbol'] + mp['field']} ({mp['key']}, {mp['symbol']}, {mp['field']};"
+           f" {sm['field_ambiguous']} by an ambiguous field name) |",
+           f"| lockdep maps that are not locks; unmapped | {mp['pseudo']}; {mp['unmapped']} |",
+           f"| classes taken in a vector: checked / not checkable | "
+           f"{sm['in_vector_checked']} / {sm['in_vector'] - sm['in_vector_checked']} |",
+           f"| usages missed by the analysis | {sm['usage_missed']} |",
+           f"| dependencies observed: checked, missed | {sm['observed_edges']}: "
+           f"{sm['edges_checked']}, {sm['edges_missed']} |",
+           f"| static order edges observed | {sm['static_edges_observed']} of {sm['static_edges']} |",
+           f"| `{prefix}` sections exercised (lockdep saw a class of theirs) | "
+           f"{len(seen)} of {len(rows)} |", ""]
+    conv = [r for r in rows if r["loc"] in converted]
+    if conv:
+        out += ["Converted sections, the static mask beside the vectors lockdep saw for "
+                "their classes and the classes observed before them (a lower bound):", "",
+                "| section | static | observed |", "|---|---|---|"]
+        out += [f"| {r['loc']} | {r['static'].replace('|', chr(92) + '|')} | "
+                f"{r['observed'].replace('|', chr(92) + '|') if r['exercised'] else 'not exercised'} |"
+                for r in conv]
+    return out
+
+
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     for opt in ("--subsys", "--sites", "--evidence", "--out"):
@@ -263,11 +300,12 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--remarks")
     ap.add_argument("--observed")
     ap.add_argument("--lockdep-classes")
+    ap.add_argument("--oracle", help="results/oracle/oracle.json (scripts/analysis/lockdep-oracle.py)")
     a = ap.parse_args(argv)
     if bool(a.vectors) != bool(a.summary):
         print("audit-note.py: give both --vectors and --summary, or neither", file=sys.stderr)
         return 2
-    inputs: list[str] = [p for p in (a.sites, a.vectors, a.summary, a.observed,
+    inputs: list[str] = [p for p in (a.sites, a.vectors, a.summary, a.observed, a.oracle,
                                      None if a.vectors else a.evidence) if p]
     for path in inputs:
         if not os.path.isfile(path):
@@ -316,6 +354,8 @@ def main(argv: list[str]) -> int:
             "| mask | sections |", "|---|---|"]
     out += [f"| {m.replace('|', chr(92) + '|')} | {n} |"
             for m, n in sorted(per_mask.items(), key=lambda x: (-x[1], x[0]))]
+    if a.oracle:
+        out += oracle_block(load_json(a.oracle), prefix, {f"{s['file']}:{s['line']}" for s in conv})
     out += ["", "## Converted sections", ""]
     missing = []
     names: set[str] = set()

@@ -179,6 +179,9 @@ if grep -q '^site ' "$masks"; then
 	# committed input, like the remarks (make's observe-net stage).
 	observed=$TOP/conversions/$name/lockdep-observed
 	[ -f "$observed" ] && ev+=(--observed "$observed")
+	# the lockdep oracle's report (make's oracle-net stage): committed too
+	oracle=$TOP/results/oracle/oracle.json
+	[ -f "$oracle" ] && ev+=(--oracle "$oracle")
 	python3 "$TOP/scripts/convert/audit-note.py" --subsys "$subsys" \
 		--sites "$dest/sites.json" "${ev[@]}" --remarks "$remarks" --out "$note" \
 		--lockdep-classes "$conv/lockdep-classes" ||
