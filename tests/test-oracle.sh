@@ -53,6 +53,15 @@ else
 	not_ok "the trimmed table gives the full analysis's verdicts" "see $tmp/t1/oracle.md, $tmp/t-good/oracle.md"
 fi
 
+# A name a rule leaves unmapped is not guessed by its field (swait_queue_head.wait,
+# which the fixture analysis says no vector takes: a guess would be a miss), and says why.
+printf '(____ptrval____) FD:    1 BD:    1 ....-.................: &x->wait\n\n' >"$tmp/wait.txt"
+cat "$fx/lockdep-good.txt" "$tmp/wait.txt" >"$tmp/lockdep-wait.txt"
+expect_status "a name left unmapped by rule" 0 "$tmp/wait.log" \
+	oracle --lockdep "$tmp/lockdep-wait.txt" --out "$tmp/wait"
+expect_grep "it is listed with the rule's reason" "^&x->wait  # a helper's parameter name" "$tmp/wait/unmapped.txt"
+expect_grep "and its usage as not checkable" '^- &x->wait \(unmapped\): TIMER$' "$tmp/wait/oracle.md"
+
 # Each way of being wrong is caught.
 expect_status "a vector the analysis does not predict is a miss (exit 1)" 1 "$tmp/usage.log" \
 	oracle --lockdep "$fx/lockdep-usage-miss.txt" --out "$tmp/usage"
