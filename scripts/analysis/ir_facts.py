@@ -72,6 +72,13 @@ DBG = re.compile(r"!dbg (![\d]+)")
 SWITCH_END = re.compile(r"\](\s*,.*)?$")
 
 
+# Lock-init functions and the argument that holds the lockdep name they
+# give the lock (argument 0 is the lock, or its dep_map): spin_lock_init(),
+# raw_spin_lock_init(), rwlock_init(), lockdep_set_class*().
+INIT_NAME_ARG = {"__raw_spin_lock_init": 1, "__rwlock_init": 1, "lockdep_init_map_type": 1}
+STRING_CONST = re.compile(r'^@(\.str[\w.]*) = .*constant \[\d+ x i8\] c"(.*)"')
+
+
 @functools.lru_cache(maxsize=65536)
 def norm_type(t: str) -> str:
     """Canonical spelling of a type for prototype comparison."""
@@ -595,6 +602,17 @@ class TU:
                 # the notifier_call of one notifier_block)
                 self.cons.append(["ginit", self.cur_global, path, node])
 
+    def scan_strings(self) -> None:
+        """The unit's string constants (@.str.N = ... c"..."), for the
+        names lock-init calls pass."""
+        self.strtab: dict[str, str] = {}
+        self.inits: list[list[Any]] = []
+        for ln in self.lines:
+            m = STRING_CONST.match(ln)
+            if m:
+                raw = re.sub(r"\\([0-9A-Fa-f]{2})", lambda x: chr(int(x.group(1), 16)), m.group(2))
+                self.strtab[m.group(1)] = raw.rstrip("\0")
+
     def scan_globals(self) -> None:
         for ln in self.lines:
             if not ln.startswith("@"):
@@ -982,6 +1000,15 @@ class TU:
         self.calls.append([fid, callee_direct or "", fp or "", args, dst or "",
                            loc, proto, consts])
         events.append(["call", site])
+        if callee_direct in INIT_NAME_ARG:
+            # the lockdep name a lock-init call gives the lock (the
+            # lockdep oracle maps lockdep's class names back to the
+            # classes of these sites)
+            raw_args = split_top(args_s)
+            k = INIT_NAME_ARG[callee_direct]
+            sm = re.search(r'@(\.str[\w.]*)\b', raw_args[k]) if k < len(raw_args) else None
+            if sm and sm.group(1) in self.strtab:
+                self.inits.append([site, self.strtab[sm.group(1)]])
 
     def parse(self) -> None:
         self.scan()
@@ -995,6 +1022,7 @@ class TU:
                      else self.functions_declared).add(m.group(1).strip('"'))
         self.di_fields()
         self.scan_globals()
+        self.scan_strings()
         i = 0
         while i < len(self.lines):
             if self.lines[i].startswith("define "):
@@ -1005,7 +1033,7 @@ class TU:
             self.functions.setdefault(self.gname(sym), None)
 
     def facts(self) -> dict[Any, Any]:
-        return {"tu": self.tu,
+        return {"tu": self.tu, "inits": self.inits,
                 "functions": {k: v for k, v in self.functions.items() if v},
                 "declared": sorted(k for k, v in self.functions.items() if not v),
                 "globals": self.globals, "fields": self.fields,

@@ -30,7 +30,11 @@ and fails the run.  Classes are mapped from lockdep's names:
           map that is not a lock (a timer's, a work item's, RCU's)
   symbol  a static lock (DEFINE_SPINLOCK(x): lockdep names it x): the
           analysis classes x or FILE:x
-  field   spin_lock_init(&p->f) names the class "&p->f": the analysis
+  site    the name a lock-init call of the world gives (vectors.json
+          "inits": spin_lock_init(), rwlock_init(), lockdep_set_class*()
+          with a constant name): the classes the analysis gives those
+          calls' locks; "unresolved" when it resolves none of them
+  field   otherwise, spin_lock_init(&p->f) names the class "&p->f": the analysis
           classes T.f of any struct T (ambiguous when several T have an f
           lock; the check then takes the union, which is weaker); an
           element of a lock array ("locks + i", "&locks[i]") is the
@@ -156,8 +160,10 @@ def base_name(name: str) -> str:
 
 
 class Mapper:
-    def __init__(self, static: dict[str, Any], keys: list[tuple[re.Pattern[str], str, str]]):
+    def __init__(self, static: dict[str, Any], keys: list[tuple[re.Pattern[str], str, str]],
+                 inits: dict[str, list[str]]):
         self.keys = keys
+        self.inits = inits
         self.by_symbol: dict[str, list[str]] = defaultdict(list)
         self.by_field: dict[str, list[str]] = defaultdict(list)
         for c in static:
@@ -178,6 +184,11 @@ class Mapper:
                 return "key", target.split(",")
         if re.fullmatch(r"[A-Za-z_]\w*", bare) and bare in self.by_symbol:
             return "symbol", sorted(self.by_symbol[bare])
+        if bare in self.inits:
+            # the name a lock-init site of the world gives: the classes
+            # of those sites' locks (none: no site's lock pointer is
+            # resolved, and guessing by the name would be a guess)
+            return ("site", list(self.inits[bare])) if self.inits[bare] else ("unresolved", [])
         m = re.fullmatch(r"([A-Za-z_]\w*)\.seqcount", bare)
         if m and m.group(1) in self.by_symbol:
             # DEFINE_SEQLOCK(x): the sequence counter's map "x.seqcount"
@@ -258,6 +269,7 @@ def main(argv: list[str]) -> int:
     if a.write_table:
         table = {"classes": {c: {k: v.get(k) for k in ("mask", "takes", "before")}
                              for c, v in static.items()},
+                 "inits": data.get("inits", {}),
                  "sections": [{k: sec.get(k) for k in ("loc", "function", "classes", "inner", "mask")}
                               for sec in sections]}
         a.write_table.parent.mkdir(parents=True, exist_ok=True)
@@ -271,7 +283,7 @@ def main(argv: list[str]) -> int:
             obs.update(read_lockdep(p, i))
         except OSError as err:
             die(f"cannot read {p}: {err}")
-    mapper = Mapper(static, keys)
+    mapper = Mapper(static, keys, data.get("inits", {}))
     mapped: dict[str, tuple[str, list[str]]] = {k: mapper.map(c.name) for k, c in obs.items()}
 
     # static order: l is ordered after b when b is in l's "before"
@@ -289,8 +301,8 @@ def main(argv: list[str]) -> int:
     for k, c in obs.items():
         how, cands = mapped[k]
         counts[how] += 1
-        if how == "field" and len(cands) > 1:
-            counts["field-ambiguous"] += 1
+        if how in ("field", "site") and len(cands) > 1:
+            counts[f"{how}-ambiguous"] += 1
         if not c.vectors:
             continue
         counts["in-vector"] += 1
@@ -302,7 +314,7 @@ def main(argv: list[str]) -> int:
             counts["any-vector"] += 1
             usage_unchecked.append(f"{c.name} (no vector in particular): every vector")
             continue
-        if how in ("unmapped", "pseudo"):
+        if how in ("unmapped", "unresolved", "pseudo"):
             usage_unchecked.append(f"{c.name} ({how}): {' '.join(sorted(c.vectors))}")
             continue
         counts["in-vector-checked"] += 1
@@ -372,11 +384,12 @@ def main(argv: list[str]) -> int:
                          "exercised": sum(r["exercised"] for r in mine)})
     stat_rows, full = read_stats(a.stats)
     static_seen = {x for k in obs for x in mapped[k][1] if len(mapped[k][1]) == 1}
-    mapped_counts = {h: counts[h] for h in ("key", "symbol", "field", "pseudo", "unmapped")}
+    mapped_counts = {h: counts[h] for h in ("key", "symbol", "site", "field", "pseudo",
+                                            "unresolved", "unmapped")}
     summary: dict[str, Any] = {
         "boots": len(a.lockdep), "observed_classes": len(obs),
         "mapped": mapped_counts,
-        "field_ambiguous": counts["field-ambiguous"],
+        "field_ambiguous": counts["field-ambiguous"], "site_ambiguous": counts["site-ambiguous"],
         "in_vector": counts["in-vector"], "in_vector_checked": counts["in-vector-checked"],
         "in_any_vector": counts["any-vector"],
         "usage_missed": len(usage_miss), "observed_edges": nobs_edges,
@@ -391,8 +404,10 @@ def main(argv: list[str]) -> int:
     (a.out / "oracle.json").write_text(json.dumps(
         {"summary": summary, "checked_vectors": sorted(checked_vectors), "usage_missed": usage_miss, "edges_missed": edge_miss,
          "usage_unchecked": usage_unchecked, "hot": hot_rows, "sections": rows}, indent=1) + "\n")
-    unm = sorted({obs[k].name for k in obs if mapped[k][0] == "unmapped"})
-    why = {n: next((w for rx, t, w in keys if t == "-unmapped" and rx.fullmatch(base_name(n))), "")
+    unm = sorted({obs[k].name for k in obs if mapped[k][0] in ("unmapped", "unresolved")})
+    why = {n: next((w for rx, t, w in keys if t == "-unmapped" and rx.fullmatch(base_name(n))),
+                   "named by lock-init sites whose lock the analysis does not resolve"
+                   if base_name(n) in mapper.inits else "")
            for n in unm}
     (a.out / "unmapped.txt").write_text("".join(f"{n}{'  # ' + why[n] if why[n] else ''}\n"
                                                 for n in unm))
@@ -427,8 +442,10 @@ def main(argv: list[str]) -> int:
     (a.out / "oracle.md").write_text("\n".join(md) + "\n")
     print(f"lockdep-oracle: {len(obs)} classes observed in {len(a.lockdep)} boot(s):"
           f" {counts['key']} by key, {counts['symbol']} by symbol,"
+          f" {counts['site']} by init site ({counts['site-ambiguous']} ambiguous),"
           f" {counts['field']} by field ({counts['field-ambiguous']} ambiguous),"
-          f" {counts['pseudo']} pseudo, {counts['unmapped']} unmapped;"
+          f" {counts['pseudo']} pseudo, {counts['unresolved']} unresolved,"
+          f" {counts['unmapped']} unmapped;"
           f" in a vector {counts['in-vector']} ({counts['in-vector-checked']} checked),"
           f" usage missed {len(usage_miss)}; edges {nobs_edges} ({nchecked} checked),"
           f" missed {len(edge_miss)}; sections exercised {exercised} of {len(sections)}")

@@ -203,6 +203,8 @@ class World:
         self.calls: list[list[Any]] = []
         self.fn_tu: dict[str, str] = {}
         self.locks: set[str] = set()
+        # (call site, lockdep name) of each lock-init call (ir_facts.py)
+        self.inits: list[tuple[int, str]] = []
 
     def load(self, paths: list[str]) -> None:
         for p in paths:
@@ -229,6 +231,7 @@ class World:
                     if n not in self.fieldnames[k]:
                         self.fieldnames[k].append(n)
             self.cons.extend(d["cons"])
+            self.inits.extend((site + base, name) for site, name in d.get("inits", ()))
             self.calls.extend(d["calls"])
         self.declared -= set(self.functions)
 
@@ -2674,7 +2677,20 @@ def write_outputs(a: Analysis, out: str, world: str, t0: float) -> str:
                 f"{mask_str(rootless)}\n")
         for loc in sorted(per_loc):
             f.write(f"site {loc} {mask_str(per_loc[loc])}\n")
-    data: dict[str, Any] = {"classes": {}, "sections": []}
+    # The lockdep name each lock-init site gives, and the classes its lock
+    # may be (none: the site's lock pointer is not resolved): what the
+    # lockdep oracle maps a dynamic key's name back to.
+    inits: dict[str, set[str]] = defaultdict(set)
+    # spin_lock_init(l) passes spinlock_check(l): the lock is that call's
+    # argument (spinlock_check()'s return value merges every caller's)
+    checked = {c[4]: c[3][0] for c in w.calls
+               if c[4] and c[3] and w.fname(c[1]) == "spinlock_check"}
+    for site, iname in w.inits:
+        node = w.calls[site][3][0] if w.calls[site][3] else ""
+        node = checked.get(node, node)
+        inits[iname] |= {name(c) for c in a.classes_of(node) if c in w.locks} if node else set()
+    data: dict[str, Any] = {"classes": {}, "sections": [],
+                            "inits": {k: sorted(v) for k, v in sorted(inits.items())}}
     md = [f"# Vector evidence for world {world}", ""]
     for c in sorted(classes, key=name):
         ev = {}
