@@ -114,8 +114,8 @@ def usage_vectors(usage: str) -> set[str]:
 
 
 def read_lockdep(path: Path, boot: int) -> dict[str, LdClass]:
-    """Classes of one /proc/lockdep copy, keyed by boot and name (a
-    name with its suffixes names a class within one boot only)."""
+    """Classes of one /proc/lockdep copy, keyed by name (with its
+    suffixes, unique among the classes listed)."""
     classes: dict[str, LdClass] = {}
     cur: LdClass | None = None
     for n, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
@@ -125,11 +125,11 @@ def read_lockdep(path: Path, boot: int) -> dict[str, LdClass]:
             except ValueError as err:
                 die(f"{path}:{n}: {err} (a kernel without the core series?)")
             cur = LdClass(m.group("name").strip(), m.group("usage"), vecs)
-            classes[f"{boot}:{cur.name}"] = cur
+            classes[cur.name] = cur
         elif (m := DEP_LINE.match(line)):
             if cur is None:
                 die(f"{path}:{n}: a dependency before any class")
-            cur.after.add(f"{boot}:{m.group('name').strip()}")
+            cur.after.add(m.group("name").strip())
     if not classes:
         die(f"{path}: no lock classes (not a copy of /proc/lockdep with PROVE_LOCKING?)")
     return classes
@@ -280,7 +280,15 @@ def main(argv: list[str]) -> int:
     obs: dict[str, LdClass] = {}
     for i, p in enumerate(a.lockdep):
         try:
-            obs.update(read_lockdep(p, i))
+            # one kernel in every boot: a name is the same class in each
+            # (the suffixes follow registration order, which may differ;
+            # merged classes share their base name, hence their analysis
+            # classes, and the union of what they saw is checked against
+            # the same prediction, so merging never hides a miss)
+            for c in read_lockdep(p, i).values():
+                have = obs.setdefault(c.name, LdClass(c.name, c.usage))
+                have.vectors |= c.vectors
+                have.after |= c.after
         except OSError as err:
             die(f"cannot read {p}: {err}")
     mapper = Mapper(static, keys, data.get("inits", {}))
