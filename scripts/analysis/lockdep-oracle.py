@@ -62,6 +62,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import os
 import re
 import sys
 from collections import defaultdict, deque
@@ -69,8 +70,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn
 
-VECTORS = ("HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL",
-           "TASKLET", "SCHED", "HRTIMER", "RCU")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from rules import VECTORS  # noqa: E402
+from vectors import mask_str  # noqa: E402
+
 # /proc/lockdep's usage string with the core series: a write and a read
 # character per state, in kernel/locking/lockdep_states.h's order.
 STATES = ("HARDIRQ",) + VECTORS
@@ -97,13 +100,6 @@ def die(msg: str) -> NoReturn:
     sys.exit(2)
 
 
-def mask_str(vs: set[str]) -> str:
-    """A mask as vectors.json writes one (vectors.py's mask_str)."""
-    if not vs:
-        return "NONE"
-    return "ALL" if len(vs) == len(VECTORS) else "|".join(v for v in VECTORS if v in vs)
-
-
 def usage_vectors(usage: str) -> set[str]:
     """The vectors a usage string says the class was taken in."""
     if len(usage) != 2 * len(STATES):
@@ -113,7 +109,7 @@ def usage_vectors(usage: str) -> set[str]:
             if st != "HARDIRQ" and set(usage[2 * i:2 * i + 2]) & {"-", "?"}}
 
 
-def read_lockdep(path: Path, boot: int) -> dict[str, LdClass]:
+def read_lockdep(path: Path) -> dict[str, LdClass]:
     """Classes of one /proc/lockdep copy, keyed by name (with its
     suffixes, unique among the classes listed)."""
     classes: dict[str, LdClass] = {}
@@ -278,14 +274,14 @@ def main(argv: list[str]) -> int:
         a.write_table.write_bytes(gzip.compress(text, mtime=0)
                                   if a.write_table.suffix == ".gz" else text)
     obs: dict[str, LdClass] = {}
-    for i, p in enumerate(a.lockdep):
+    for p in a.lockdep:
         try:
             # one kernel in every boot: a name is the same class in each
             # (the suffixes follow registration order, which may differ;
             # merged classes share their base name, hence their analysis
             # classes, and the union of what they saw is checked against
             # the same prediction, so merging never hides a miss)
-            for c in read_lockdep(p, i).values():
+            for c in read_lockdep(p).values():
                 have = obs.setdefault(c.name, LdClass(c.name, c.usage))
                 have.vectors |= c.vectors
                 have.after |= c.after
@@ -337,12 +333,12 @@ def main(argv: list[str]) -> int:
     edge_miss, nobs_edges, nchecked = [], 0, 0
     seen_static: set[tuple[str, str]] = set()
     for k, c in obs.items():
-        how_a, ca = mapped[k]
+        ca = mapped[k][1]
         for k2 in c.after:
             nobs_edges += 1
             if k2 not in obs:
                 continue
-            how_b, cb = mapped[k2]
+            cb = mapped[k2][1]
             if not ca or not cb:
                 continue
             nchecked += 1
