@@ -69,7 +69,8 @@ if [ -x scripts/convert/convert-subsys.sh ]; then
 	# results/oracle/ and the analysis table make check's boot-net suite
 	# checks its own boot against (before observe-net, whose
 	# regeneration of the note reads results/oracle/oracle.json)
-	stage oracle-net "analyze boot-net" env TABLE="$TOP/results/oracle/analysis-classes.json.gz" \
+	stage oracle-net "analyze boot-net" \
+		env TABLE="$TOP/results/oracle/analysis-classes.json.gz" ANNOTATE="$OUT/vectors" \
 		scripts/analysis/run-oracle.sh "$OUT/vectors/vectors.json" "$TOP/results/oracle" campaign-net-campaign
 	# ... and catches an analysis with one rule switched off (a solve of
 	# a few minutes): results/oracle/unsound.md

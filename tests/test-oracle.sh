@@ -25,8 +25,8 @@ oracle() {
 # A sound analysis: nothing missed; every way of mapping a name is used.
 expect_status "sound analysis: nothing missed (exit 0)" 0 "$tmp/good.log" \
 	oracle --lockdep "$fx/lockdep-good.txt" --stats "$fx/stats-ok.txt" --out "$tmp/good"
-expect_grep "counts: 2 by key, 4 by symbol (an array element, a seqlock and its counter), 1 by init site, 2 by field, 1 pseudo, 1 unresolved, 1 unmapped; the seqlock -> counter edge holds" \
-	': 12 classes observed in 1 boot\(s\): 2 by key, 4 by symbol, 1 by init site \(0 ambiguous\), 2 by field \(2 ambiguous\), 1 pseudo, 1 unresolved, 1 unmapped; in a vector 10 \(7 checked\), usage missed 0; edges 3 \(2 checked\), missed 0' "$tmp/good.log"
+expect_grep "counts: 2 by key, 4 by symbol (an array element, a seqlock and its counter), 1 by static initializer, 1 by init site, 2 by field, 1 sleeping, 1 pseudo, 1 unresolved, 1 unmapped; the seqlock -> counter edge holds" \
+	': 14 classes observed in 1 boot\(s\): 2 by key, 4 by symbol, 1 by static initializer, 1 by init site \(0 ambiguous\), 2 by field \(2 ambiguous\), 1 sleeping, 1 pseudo, 1 unresolved, 1 unmapped \(12 of 14 named, 85.7%\); in a vector 11 \(8 checked\), usage missed 0; edges 3 \(2 checked\), missed 0' "$tmp/good.log"
 expect_grep "the pseudo-lock taken in TIMER is listed as not checkable" \
 	'^- \(&icsk->icsk_retransmit_timer\) \(pseudo\): TIMER$' "$tmp/good/oracle.md"
 expect_grep "a class marked in every vector is not checked per vector" \
@@ -35,6 +35,24 @@ expect_grep "a name whose init sites are unresolved is listed as such" \
 	'^&q->lock  # named by lock-init sites whose lock the analysis does not resolve$' "$tmp/good/unmapped.txt"
 expect_grep "and its usage as not checkable" '^- &q->lock \(unresolved\): NET_RX$' "$tmp/good/oracle.md"
 expect_grep "the unmapped class is named" '^&dev->mutex$' "$tmp/good/unmapped.txt"
+expect_status "the sleeping lock is not listed as unmapped" 1 /dev/null grep -q '^big_mutex' "$tmp/good/unmapped.txt"
+# A sleeping lock lockdep saw in a vector is a miss: the name rule (or
+# the analysis's world) is wrong.
+sed 's/\(.*\) ......................: big_mutex$/\1 ......-...............: big_mutex/' \
+	"$fx/lockdep-good.txt" >"$tmp/lockdep-sleep.txt"
+expect_status "a sleeping lock taken in a vector is a miss (exit 1)" 1 "$tmp/sleep.log" \
+	oracle --lockdep "$tmp/lockdep-sleep.txt" --out "$tmp/sleep"
+expect_grep "the miss names the sleeping lock and its vector" \
+	'^- big_mutex \(sleeping: \): lockdep saw NET_TX; the analysis predicts none$' "$tmp/sleep/oracle.md"
+# A lock in a static struct, by its initializer's name: checked (the
+# analysis without RCU for it misses).
+python3 -c 'import json, sys
+d = json.load(open(sys.argv[1])); d["classes"]["state.barrier_lock"]["takes"] = []
+json.dump(d, open(sys.argv[2], "w"))' "$fx/vectors.json" "$tmp/vectors-norcu.json"
+expect_status "a static-initializer lock the analysis misses RCU for is a miss (exit 1)" 1 "$tmp/static.log" \
+	scripts/analysis/lockdep-oracle.py --vectors "$tmp/vectors-norcu.json" --keys "$fx/keys.txt" \
+	--lockdep "$fx/lockdep-good.txt" --out "$tmp/static"
+expect_grep "the miss names the static lock" '^- rcu_st.barrier_lock \(static: state.barrier_lock\): lockdep saw RCU' "$tmp/static/oracle.md"
 expect_grep "lower bound beside the upper bound for the socket section" \
 	'^\| net/ipv4/tcp.c:100 \| tcp_x \| TIMER\|NET_TX\|NET_RX \| TIMER\|NET_RX \|$' "$tmp/good/oracle.md"
 expect_status "hot functions: exercised or not" 0 "$tmp/hot.log" \
@@ -42,6 +60,24 @@ expect_status "hot functions: exercised or not" 0 "$tmp/hot.log" \
 expect_grep "a hot function whose section ran" '^\| tcp_x \| 1 \| 1 \|$' "$tmp/hot/oracle.md"
 expect_grep "a hot function with no section in the world" '^\| udp_y \| 0 \| 0 \|$' "$tmp/hot/oracle.md"
 expect_grep "the tables' fill levels are reported" '^\| stats-ok.txt \| dependency chains \| 900 \| 65536 \| 1% \|$' "$tmp/good/oracle.md"
+
+# The lower bound and the counts go into the analysis's own output.
+mkdir -p "$tmp/an"
+cp "$fx/vectors.json" "$tmp/an/vectors.json"
+printf 'world: fixture\nlockdep oracle: an older run\n' >"$tmp/an/summary.txt"
+expect_status "the analysis's output is annotated" 0 "$tmp/an.log" \
+	oracle --lockdep "$fx/lockdep-good.txt" --out "$tmp/an-out" --annotate "$tmp/an"
+expect_grep "its summary has the oracle's counts" \
+	'^lockdep oracle: 1 boot\(s\); classes observed 14, named 12 \(85.7%' "$tmp/an/summary.txt"
+expect_status "once, the older lines replaced" 0 /dev/null test "$(grep -c '^lockdep oracle:' "$tmp/an/summary.txt")" -eq 3
+obs=$(python3 -c 'import json, sys
+print([s.get("observed") for s in json.load(open(sys.argv[1]))["sections"] if s["loc"] == "net/ipv4/tcp.c:100"])' "$tmp/an/vectors.json" 2>/dev/null || true)
+expect_status "its vectors.json has the section's observed mask ($obs)" 0 /dev/null test "$obs" = "['TIMER|NET_RX']"
+python3 -c 'import json, sys
+d = json.load(open(sys.argv[1])); d["sections"] = d["sections"][1:]
+json.dump(d, open(sys.argv[2], "w"))' "$fx/vectors.json" "$tmp/an/vectors.json"
+expect_status "another analysis's output is refused (exit 2)" 2 "$tmp/an2.log" \
+	oracle --lockdep "$fx/lockdep-good.txt" --out "$tmp/an-out2" --annotate "$tmp/an"
 
 # The table make check reads (--write-table) gives the same verdicts.
 expect_status "the trimmed table is written" 0 "$tmp/table.log" \
@@ -101,19 +137,34 @@ expect_status "scripts/analysis/lockdep-keys.txt parses" 0 "$tmp/realkeys.log" \
 	scripts/analysis/lockdep-oracle.py --vectors "$fx/vectors.json" \
 	--lockdep "$fx/lockdep-good.txt" --out "$tmp/realkeys"
 
-# The init-site names the oracle maps by (vectors.json "inits"), from a
-# small world solved by the real analysis: each helper's name maps to its
-# own struct's lock, although both pass spinlock_check()'s return value
-# (without looking through it, both names mapped to both locks).
+# The names the oracle maps by (vectors.json "inits", "sleeping",
+# "static_names"), from a small world solved by the real analysis: each
+# helper's name maps to its own struct's lock, although both pass
+# spinlock_check()'s return value (without looking through it, both names
+# mapped to both locks); a name passed down through a helper maps to the
+# lock the helper inits; mutexes are sleeping; a static struct's lock is
+# named by its initializer; a lockdep map of its own is no lock.
 expect_status "the analysis solves the lock-init world" 0 "$tmp/world.log" \
 	scripts/analysis/analyze-world.sh "$fx/world-init" "$tmp/world"
-inits=$(python3 -c 'import json, sys
-print(json.dumps(json.load(open(sys.argv[1]))["inits"], sort_keys=True))' "$tmp/world/vectors.json" 2>/dev/null || true)
-if [ "$inits" = '{"&n->lock": ["node.lock"], "&t->lock": ["table.lock"]}' ]; then
-	ok "each init-site name maps to its own lock: $inits"
-else
-	not_ok "each init-site name maps to its own lock" "got '${inits:-nothing}' in $tmp/world/vectors.json"
-fi
+names() {
+	python3 -c 'import json, sys
+print(json.dumps(json.load(open(sys.argv[1]))[sys.argv[2]], sort_keys=True))' "$tmp/world/vectors.json" "$1" 2>/dev/null || true
+}
+want_names() {
+	local what=$1 key=$2 want=$3 got
+	got=$(names "$key")
+	if [ "$got" = "$want" ]; then
+		ok "$what: $got"
+	else
+		not_ok "$what" "got '${got:-nothing}' in $tmp/world/vectors.json, want '$want'"
+	fi
+}
+want_names "each init-site name maps to its own lock, through a helper too" inits \
+	'{"&d->mutex": [], "&n->lock": ["node.lock"], "&p->rd_wait": ["wq.lock"], "&t->lock": ["table.lock"]}'
+want_names "mutexes, dynamic and static, are sleeping" sleeping '["&d->mutex", "big_mutex"]'
+want_names "a static struct's lock is named by its initializer" static_names \
+	'{"rcu_st.barrier_lock": ["state.barrier_lock"]}'
+want_names "a static lockdep map of its own is no lock" pseudo_names '["console_lock"]'
 
 # The console copy: lockdep-dump's lines, decoded by parse-boot-log.py.
 # The guest script runs here on fixture files in place of /proc.

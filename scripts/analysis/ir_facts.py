@@ -72,10 +72,14 @@ DBG = re.compile(r"!dbg (![\d]+)")
 SWITCH_END = re.compile(r"\](\s*,.*)?$")
 
 
-# Lock-init functions and the argument that holds the lockdep name they
-# give the lock (argument 0 is the lock, or its dep_map): spin_lock_init(),
-# raw_spin_lock_init(), rwlock_init(), lockdep_set_class*().
-INIT_NAME_ARG = {"__raw_spin_lock_init": 1, "__rwlock_init": 1, "lockdep_init_map_type": 1}
+# A lock-init call passes a struct lock_class_key * and the lockdep name
+# of the class that key makes (spin_lock_init(), mutex_init(),
+# init_waitqueue_head(), lockdep_set_class*(), ...): its name argument
+# is recorded with the struct the lock argument points into (an
+# rw_semaphore's dep_map), and, in a helper that passes its own
+# parameter on as the name, the parameter's index (vectors.py follows the
+# name from the helper's callers down to the call that inits the lock).
+KEY_TYPE = "%struct.lock_class_key*"
 STRING_CONST = re.compile(r'^@(\.str[\w.]*) = .*constant \[\d+ x i8\] c"(.*)"')
 
 
@@ -222,6 +226,8 @@ class TU:
         # per_cpu_ptr(): values that address __per_cpu_offset[] and the
         # offsets loaded from it
         self.pco_addr: set[str] = set()
+        # the struct a GEP's last field step lands in, per GEP result
+        self.gep_struct: dict[str, str] = {}
         self.pco_off: set[str] = set()
         self._norm_structs: dict[str, list[str]] | None = None
 
@@ -582,12 +588,17 @@ class TU:
         if v.startswith("<{") or v.startswith("{"):
             body = v[2:-2] if v.startswith("<{") else v[1:-1]
             sname = self.step_name(t) if t.startswith("%") else struct
-            for k, op in enumerate(split_top(body)):
+            ops = split_top(body)
+            if norm_type(t) == "%struct.lockdep_map":
+                self.static_map(ops)
+            self.vstack.append((path, norm_type(t) if t.startswith("%") else (struct or "")))
+            for k, op in enumerate(ops):
                 ft, fv = typed_operand(op)
                 if sname:
                     self.init_values(ft, fv, None, f"F:{sname}.{k}")
                 else:
                     self.init_values(ft, fv, None, path)
+            self.vstack.pop()
             return
         if v.startswith("["):
             for op in split_top(v[1:-1]):
@@ -602,11 +613,32 @@ class TU:
                 # the notifier_call of one notifier_block)
                 self.cons.append(["ginit", self.cur_global, path, node])
 
+    def static_map(self, ops: list[str]) -> None:
+        """A lockdep_map in a global's initializer (DEFINE_SPINLOCK(),
+        DEFINE_MUTEX(), a lock in a static struct): its name, with the
+        lock that holds it (the outermost lock-typed value around it, or
+        the struct the map is a field of) and that lock's type, in
+        static_maps."""
+        if len(ops) < 5:
+            return
+        sm = re.search(r'@(\.str[\w.]*)\b', ops[2])
+        if not sm or sm.group(1) not in self.strtab:
+            return
+        # a lockdep map of its own (console_lock_dep_map) is its owner
+        stack = self.vstack or [(self.cur_global or "", "%struct.lockdep_map")]
+        owner = next((e for e in stack if LOCKTYPE.match(e[1])), stack[-1])
+        inner = typed_operand(ops[4])[1]
+        self.static_maps.append([owner[0], owner[1], self.strtab[sm.group(1)],
+                                 int(inner) if inner.isdigit() else None])
+
     def scan_strings(self) -> None:
         """The unit's string constants (@.str.N = ... c"..."), for the
         names lock-init calls pass."""
         self.strtab: dict[str, str] = {}
         self.inits: list[list[Any]] = []
+        self.pinits: list[list[Any]] = []
+        self.static_maps: list[list[Any]] = []
+        self.vstack: list[tuple[str, str]] = []
         for ln in self.lines:
             m = STRING_CONST.match(ln)
             if m:
@@ -772,6 +804,8 @@ class TU:
                     self.pco_addr.add(dst)
             if m and parts[0].strip().startswith("%"):
                 steps = self.gep_steps(parts[0], parts[1:])
+                if steps and dst:
+                    self.gep_struct[dst] = steps[-1][0]
                 if steps:
                     name = m.group(1)[1:].strip('"')
                     s0, k0 = steps[-1]
@@ -1000,15 +1034,35 @@ class TU:
         self.calls.append([fid, callee_direct or "", fp or "", args, dst or "",
                            loc, proto, consts])
         events.append(["call", site])
-        if callee_direct in INIT_NAME_ARG:
-            # the lockdep name a lock-init call gives the lock (the
-            # lockdep oracle maps lockdep's class names back to the
-            # classes of these sites)
-            raw_args = split_top(args_s)
-            k = INIT_NAME_ARG[callee_direct]
-            sm = re.search(r'@(\.str[\w.]*)\b', raw_args[k]) if k < len(raw_args) else None
+        if KEY_TYPE in atypes:
+            self.lock_init(fid, site, split_top(args_s), args, atypes)
+
+    def lock_init(self, fid: str, site: int, raw_args: list[str], args: list[str],
+                  atypes: list[str]) -> None:
+        """Record the lockdep name a call passing a lock_class_key gives
+        (the lockdep oracle maps lockdep's class names back to the
+        classes of these sites): [site, name, name's argument index, the
+        struct argument 0 points into] in inits; [site, the caller's
+        parameter index, the name's argument index] in pinits when the
+        name is a parameter of the calling function."""
+        fn = self.functions.get(fid)
+        params = fn["params"] if fn else []
+        hint = ""
+        if args and args[0]:
+            hint = self.gep_struct.get(args[0], "")
+            gm = re.search(r"getelementptr (?:inbounds )?\(%struct\.([\w.]+),", raw_args[0])
+            if not hint and gm:
+                hint = norm_type(f"%struct.{gm.group(1)}")
+        for k, (raw, t) in enumerate(zip(raw_args, atypes)):
+            if t != "i8*":
+                continue
+            sm = re.search(r'@(\.str[\w.]*)\b', raw)
             if sm and sm.group(1) in self.strtab:
-                self.inits.append([site, self.strtab[sm.group(1)]])
+                self.inits.append([site, self.strtab[sm.group(1)], k, hint])
+                return
+            if args[k] and args[k] in params:
+                self.pinits.append([site, params.index(args[k]), k])
+                return
 
     def parse(self) -> None:
         self.scan()
@@ -1021,8 +1075,8 @@ class TU:
                     (self.functions_defined if ln.startswith("define")
                      else self.functions_declared).add(m.group(1).strip('"'))
         self.di_fields()
-        self.scan_globals()
         self.scan_strings()
+        self.scan_globals()
         i = 0
         while i < len(self.lines):
             if self.lines[i].startswith("define "):
@@ -1033,7 +1087,8 @@ class TU:
             self.functions.setdefault(self.gname(sym), None)
 
     def facts(self) -> dict[Any, Any]:
-        return {"tu": self.tu, "inits": self.inits,
+        return {"tu": self.tu, "inits": self.inits, "pinits": self.pinits,
+                "static_maps": self.static_maps,
                 "functions": {k: v for k, v in self.functions.items() if v},
                 "declared": sorted(k for k, v in self.functions.items() if not v),
                 "globals": self.globals, "fields": self.fields,

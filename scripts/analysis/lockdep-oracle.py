@@ -30,10 +30,20 @@ and fails the run.  Classes are mapped from lockdep's names:
           map that is not a lock (a timer's, a work item's, RCU's)
   symbol  a static lock (DEFINE_SPINLOCK(x): lockdep names it x): the
           analysis classes x or FILE:x
+  static  the name of a lockdep map in a global's initializer (a lock in
+          a static struct, "rcu_state.barrier_lock"; vectors.json
+          "static_names"): the class of the lock that holds it
   site    the name a lock-init call of the world gives (vectors.json
-          "inits": spin_lock_init(), rwlock_init(), lockdep_set_class*()
-          with a constant name): the classes the analysis gives those
-          calls' locks; "unresolved" when it resolves none of them
+          "inits": any call passing a lock_class_key and a constant name,
+          spin_lock_init(), lockdep_set_class*(), init_waitqueue_head(),
+          followed through helpers that pass the name on): the classes
+          the analysis gives those calls' locks; "unresolved" when it
+          resolves none of them
+  sleeping  a name only sleeping locks are given (mutex_init(),
+          init_rwsem(), DEFINE_MUTEX(), lockdep_set_class() on a mutex or
+          rw_semaphore; vectors.json "sleeping"): no class of the
+          analysis, which models spinning locks; lockdep seeing one taken
+          in a vector is a miss
   field   otherwise, spin_lock_init(&p->f) names the class "&p->f": the analysis
           classes T.f of any struct T (ambiguous when several T have an f
           lock; the check then takes the union, which is weaker); an
@@ -54,7 +64,8 @@ bound beside the upper bound.  With --stats (copies of
 over 90% full fails the run (lockdep would soon turn itself off).
 
 Writes DIR/oracle.md (for people), DIR/oracle.json (counts, misses,
-per-section bounds) and DIR/unmapped.txt.  Exit status: 0 nothing
+per-section bounds) and DIR/unmapped.txt; with --annotate, the bounds
+and counts also go into the analysis's vectors.json and summary.txt.  Exit status: 0 nothing
 missed, 1 a miss or a table nearly full, 2 bad input.
 """
 from __future__ import annotations
@@ -157,9 +168,13 @@ def base_name(name: str) -> str:
 
 class Mapper:
     def __init__(self, static: dict[str, Any], keys: list[tuple[re.Pattern[str], str, str]],
-                 inits: dict[str, list[str]]):
+                 inits: dict[str, list[str]], static_names: dict[str, list[str]] | None = None,
+                 sleeping: list[str] | None = None, pseudo: list[str] | None = None):
         self.keys = keys
         self.inits = inits
+        self.static_names = {k: v for k, v in (static_names or {}).items() if v}
+        self.sleeping = set(sleeping or ())
+        self.pseudo = set(pseudo or ())
         self.by_symbol: dict[str, list[str]] = defaultdict(list)
         self.by_field: dict[str, list[str]] = defaultdict(list)
         for c in static:
@@ -180,11 +195,25 @@ class Mapper:
                 return "key", target.split(",")
         if re.fullmatch(r"[A-Za-z_]\w*", bare) and bare in self.by_symbol:
             return "symbol", sorted(self.by_symbol[bare])
-        if bare in self.inits:
+        if bare in self.pseudo and bare not in self.inits:
+            # a static lockdep map that is no lock (DECLARE_WORK()'s)
+            return "pseudo", []
+        if bare in self.static_names:
+            # the name of a lock in a static initializer (a lock in a
+            # static struct: rcu_state.barrier_lock): that field's class
+            return "static", sorted(self.static_names[bare])
+        if bare in self.inits and self.inits[bare]:
             # the name a lock-init site of the world gives: the classes
-            # of those sites' locks (none: no site's lock pointer is
-            # resolved, and guessing by the name would be a guess)
-            return ("site", list(self.inits[bare])) if self.inits[bare] else ("unresolved", [])
+            # of those sites' locks
+            return "site", list(self.inits[bare])
+        if bare in self.sleeping:
+            # a mutex, rw_semaphore, ...: no class of the analysis, and
+            # no vector may take it (checked below)
+            return "sleeping", []
+        if bare in self.inits:
+            # no site's lock pointer is resolved, and guessing by the
+            # name would be a guess
+            return "unresolved", []
         m = re.fullmatch(r"([A-Za-z_]\w*)\.seqcount", bare)
         if m and m.group(1) in self.by_symbol:
             # DEFINE_SEQLOCK(x): the sequence counter's map "x.seqcount"
@@ -237,6 +266,49 @@ def read_stats(paths: list[Path]) -> tuple[list[str], list[str]]:
     return rows, full
 
 
+SUMMARY_MARK = "lockdep oracle"
+
+
+def annotate(folder: Path, summary: dict[str, Any], rows: list[dict[str, Any]]) -> None:
+    """The lower bound beside the upper bound, in the analysis's own
+    output: per section of vectors.json, "observed" (the vectors lockdep
+    saw for its classes and those held before them) and "exercised"; the
+    counts in summary.txt (its "lockdep oracle" lines are replaced)."""
+    vpath, spath = folder / "vectors.json", folder / "summary.txt"
+    try:
+        data = json.loads(vpath.read_text())
+        lines = spath.read_text().splitlines()
+    except (OSError, ValueError) as err:
+        die(f"--annotate: cannot read the analysis in {folder}: {err}")
+    secs = data.get("sections", [])
+    if len(secs) != len(rows) or any(s.get("loc") != r["loc"] for s, r in zip(secs, rows)):
+        die(f"--annotate: {vpath} is not the analysis the oracle read (its sections differ)")
+    for sec, r in zip(secs, rows):
+        sec["observed"] = r["observed"]
+        sec["exercised"] = r["exercised"]
+    data["oracle"] = {k: v for k, v in summary.items() if k != "tables_nearly_full"}
+    tmp = vpath.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(data, indent=1) + "\n")
+    tmp.replace(vpath)
+    m = summary["mapped"]
+    mine = [f"{SUMMARY_MARK}: {summary['boots']} boot(s); classes observed {summary['observed_classes']},"
+            f" named {summary['mapped_total']} ({summary['mapped_pct']}%: {m['key']} by key,"
+            f" {m['symbol']} by symbol, {m['static']} by static initializer, {m['site']} by init"
+            f" site, {m['field']} by field, {m['sleeping']} sleeping, {m['pseudo']} pseudo),"
+            f" unresolved {m['unresolved']}, unmapped {m['unmapped']}",
+            f"{SUMMARY_MARK}: usage checked {summary['in_vector_checked']} of"
+            f" {summary['in_vector']} in a vector, missed {summary['usage_missed']};"
+            f" edges checked {summary['edges_checked']} of {summary['observed_edges']},"
+            f" missed {summary['edges_missed']}",
+            f"{SUMMARY_MARK}: coverage: classes {summary['static_classes_observed']} of"
+            f" {summary['static_classes']}, order edges {summary['static_edges_observed']} of"
+            f" {summary['static_edges']}, sections {summary['sections_exercised']} of"
+            f" {summary['sections']} (net/: {summary['net_sections_exercised']} of"
+            f" {summary['net_sections']})"]
+    keep = [ln for ln in lines if not ln.startswith(f"{SUMMARY_MARK}:")]
+    spath.write_text("\n".join(keep + mine) + "\n")
+
+
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--vectors", type=Path, required=True)
@@ -250,6 +322,10 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--write-table", type=Path, default=None, metavar="FILE",
                     help="also write the part of --vectors the oracle reads (classes: mask,"
                     " takes, before; sections), the table make check checks its boot against")
+    ap.add_argument("--annotate", type=Path, default=None, metavar="DIR",
+                    help="the analysis's output folder (make analyze: $OUT/vectors): write each"
+                    " section's observed mask beside its static one into DIR/vectors.json and"
+                    " the oracle's counts into DIR/summary.txt")
     a = ap.parse_args(argv[1:])
     try:
         raw = a.vectors.read_bytes()
@@ -266,6 +342,9 @@ def main(argv: list[str]) -> int:
         table = {"classes": {c: {k: v.get(k) for k in ("mask", "takes", "before")}
                              for c, v in static.items()},
                  "inits": data.get("inits", {}),
+                 "static_names": data.get("static_names", {}),
+                 "sleeping": data.get("sleeping", []),
+                 "pseudo_names": data.get("pseudo_names", []),
                  "sections": [{k: sec.get(k) for k in ("loc", "function", "classes", "inner", "mask")}
                               for sec in sections]}
         a.write_table.parent.mkdir(parents=True, exist_ok=True)
@@ -287,7 +366,8 @@ def main(argv: list[str]) -> int:
                 have.after |= c.after
         except OSError as err:
             die(f"cannot read {p}: {err}")
-    mapper = Mapper(static, keys, data.get("inits", {}))
+    mapper = Mapper(static, keys, data.get("inits", {}), data.get("static_names", {}),
+                    data.get("sleeping", []), data.get("pseudo_names", []))
     mapped: dict[str, tuple[str, list[str]]] = {k: mapper.map(c.name) for k, c in obs.items()}
 
     # static order: l is ordered after b when b is in l's "before"
@@ -317,6 +397,13 @@ def main(argv: list[str]) -> int:
             # nothing about any one vector
             counts["any-vector"] += 1
             usage_unchecked.append(f"{c.name} (no vector in particular): every vector")
+            continue
+        if how == "sleeping":
+            # a sleeping lock in a softirq: lockdep's own report would say
+            # so too; for the oracle, a mapping rule (or the world) is wrong
+            usage_miss.append({"class": c.name, "mapped": how, "candidates": [],
+                               "observed": sorted(c.vectors), "predicted": [],
+                               "missed": sorted(c.vectors)})
             continue
         if how in ("unmapped", "unresolved", "pseudo"):
             usage_unchecked.append(f"{c.name} ({how}): {' '.join(sorted(c.vectors))}")
@@ -388,11 +475,16 @@ def main(argv: list[str]) -> int:
                          "exercised": sum(r["exercised"] for r in mine)})
     stat_rows, full = read_stats(a.stats)
     static_seen = {x for k in obs for x in mapped[k][1] if len(mapped[k][1]) == 1}
-    mapped_counts = {h: counts[h] for h in ("key", "symbol", "site", "field", "pseudo",
-                                            "unresolved", "unmapped")}
+    mapped_counts = {h: counts[h] for h in ("key", "symbol", "static", "site", "field",
+                                            "sleeping", "pseudo", "unresolved", "unmapped")}
+    named = len(obs) - counts["unresolved"] - counts["unmapped"]
     summary: dict[str, Any] = {
         "boots": len(a.lockdep), "observed_classes": len(obs),
         "mapped": mapped_counts,
+        "mapped_to_analysis": len(obs) - counts["unresolved"] - counts["unmapped"]
+        - counts["sleeping"] - counts["pseudo"],
+        "mapped_total": named,
+        "mapped_pct": round(100 * named / len(obs), 1) if obs else 0.0,
         "field_ambiguous": counts["field-ambiguous"], "site_ambiguous": counts["site-ambiguous"],
         "in_vector": counts["in-vector"], "in_vector_checked": counts["in-vector-checked"],
         "in_any_vector": counts["any-vector"],
@@ -446,13 +538,17 @@ def main(argv: list[str]) -> int:
     (a.out / "oracle.md").write_text("\n".join(md) + "\n")
     print(f"lockdep-oracle: {len(obs)} classes observed in {len(a.lockdep)} boot(s):"
           f" {counts['key']} by key, {counts['symbol']} by symbol,"
+          f" {counts['static']} by static initializer,"
           f" {counts['site']} by init site ({counts['site-ambiguous']} ambiguous),"
           f" {counts['field']} by field ({counts['field-ambiguous']} ambiguous),"
-          f" {counts['pseudo']} pseudo, {counts['unresolved']} unresolved,"
-          f" {counts['unmapped']} unmapped;"
+          f" {counts['sleeping']} sleeping, {counts['pseudo']} pseudo,"
+          f" {counts['unresolved']} unresolved, {counts['unmapped']} unmapped"
+          f" ({named} of {len(obs)} named, {summary['mapped_pct']}%);"
           f" in a vector {counts['in-vector']} ({counts['in-vector-checked']} checked),"
           f" usage missed {len(usage_miss)}; edges {nobs_edges} ({nchecked} checked),"
           f" missed {len(edge_miss)}; sections exercised {exercised} of {len(sections)}")
+    if a.annotate:
+        annotate(a.annotate, summary, rows)
     for f in full:
         print(f"lockdep-oracle: table nearly full: {f}", file=sys.stderr)
     return 1 if usage_miss or edge_miss or full else 0

@@ -13,6 +13,8 @@
 # Env:    TABLE=FILE also writes the part of VECTORS the oracle reads
 #         (make's stage writes results/oracle/analysis-classes.json.gz, which
 #         make check's boot-net suite checks its boot against).
+#         ANNOTATE=DIR writes the observed masks and the counts into the
+#         analysis's own output (DIR/vectors.json, DIR/summary.txt).
 # Exit:   0 nothing missed, 1 a miss, a nearly full lockdep table, or a
 #         boot without a whole copy; 2 usage or missing input.
 set -euo pipefail
@@ -41,6 +43,7 @@ done
 log "$stage" "${#args[@]} arguments from $# boot(s) against $vectors"
 status=0
 [ -z "${TABLE:-}" ] || args+=(--write-table "$TABLE")
+[ -z "${ANNOTATE:-}" ] || args+=(--annotate "$ANNOTATE")
 # the functions whose sections held vectors back longest in the
 # end-to-end tracing boot: "| stretch FUNCTION[/primitive] | ..." rows
 while read -r fn; do

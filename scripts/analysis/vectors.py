@@ -203,8 +203,14 @@ class World:
         self.calls: list[list[Any]] = []
         self.fn_tu: dict[str, str] = {}
         self.locks: set[str] = set()
-        # (call site, lockdep name) of each lock-init call (ir_facts.py)
-        self.inits: list[tuple[int, str]] = []
+        # (call site, lockdep name, its argument index, the struct the
+        # lock argument points into) of each lock-init call; (site,
+        # caller's parameter, argument index) of a helper passing its
+        # parameter on as the name; (location, type, name) of the lockdep
+        # maps in global initializers (ir_facts.py)
+        self.inits: list[tuple[int, str, int, str]] = []
+        self.pinits: list[tuple[int, int, int]] = []
+        self.static_maps: list[tuple[str, str, str]] = []
 
     def load(self, paths: list[str]) -> None:
         for p in paths:
@@ -231,7 +237,10 @@ class World:
                     if n not in self.fieldnames[k]:
                         self.fieldnames[k].append(n)
             self.cons.extend(d["cons"])
-            self.inits.extend((site + base, name) for site, name in d.get("inits", ()))
+            self.inits.extend((site + base, name, k, hint)
+                              for site, name, k, hint in d.get("inits", ()))
+            self.pinits.extend((site + base, j, k) for site, j, k in d.get("pinits", ()))
+            self.static_maps.extend((loc, t, name) for loc, t, name, _w in d.get("static_maps", ()))
             self.calls.extend(d["calls"])
         self.declared -= set(self.functions)
 
@@ -2642,6 +2651,90 @@ def rootless_vectors(a: Analysis) -> set[str]:
     return {v for v in VECTORS if not a.root_fns.get(v)}
 
 
+# Sleeping locks: lockdep classes the analysis has no class for (no BH
+# section or softirq handler may take one); the oracle checks lockdep saw
+# none of them in a vector.
+SLEEP_INIT = {"__mutex_init", "__init_rwsem", "__percpu_init_rwsem", "__init_ldsem",
+              "__rt_mutex_init"}
+# Calls whose first argument is the lock itself (or its dep_map): the
+# name is followed no further down (the callee passes it on for every
+# lock of the kernel; a helper such as __init_waitqueue_head(), whose
+# argument holds the lock, is followed to the call that inits it).
+INIT_TERMINAL = SLEEP_INIT | {"__raw_spin_lock_init", "__rwlock_init", "lockdep_init_map_type",
+                              "lockdep_init_map_waits", "lockdep_init_map_wait",
+                              "lockdep_init_map", "__seqcount_init"}
+# Static lockdep maps that are no lock: lockdep's view of a work item
+# (DECLARE_WORK()), of a timer, or a map of its own (console_lock,
+# cpuhp_state-up): the oracle's "pseudo" classes.
+PSEUDO_STRUCTS = {"%struct.lockdep_map", "%struct.work_struct", "%struct.delayed_work",
+                  "%struct.timer_list"}
+SLEEP_STRUCTS = {"%struct.mutex", "%struct.rw_semaphore", "%struct.percpu_rw_semaphore",
+                 "%struct.ld_semaphore", "%struct.rt_mutex", "%struct.rt_mutex_base",
+                 "%struct.ww_mutex"}
+
+
+def lock_names(w: World, a: Analysis) -> tuple[dict[str, set[str]], set[str],
+                                               dict[str, set[str]], set[str]]:
+    """The lockdep names the world's code gives its locks: per name of a
+    lock-init call, the classes its lock may be (none: the site's lock
+    pointer is not resolved), followed from a helper's callers down to
+    the call that inits the lock (init_waitqueue_head(&q->wait) names
+    the wait queue's lock "&q->wait" through __init_waitqueue_head());
+    the names of sleeping locks; per name of a lockdep map in a global's
+    initializer, the class of the lock holding it; the names of static
+    lockdep maps that are no lock (a work item's, console_lock's)."""
+    name = w.class_name
+    # spin_lock_init(l) passes spinlock_check(l): the lock is that call's
+    # argument (spinlock_check()'s return value merges every caller's)
+    checked = {c[4]: c[3][0] for c in w.calls
+               if c[4] and c[3] and w.fname(c[1]) == "spinlock_check"}
+    helper: dict[str, dict[int, list[tuple[int, int]]]] = defaultdict(lambda: defaultdict(list))
+    for site, j, k in w.pinits:
+        helper[w.calls[site][0]][j].append((site, k))
+    hints = {site: hint for site, _n, _k, hint in w.inits}
+    memo: dict[tuple[int, int], tuple[frozenset[str], bool]] = {}
+
+    def resolve(site: int, k: int, seen: frozenset[tuple[int, int]]) -> tuple[frozenset[str], bool]:
+        """(classes, sleeping) of the lock a call's name argument k names."""
+        if (site, k) in memo:
+            return memo[(site, k)]
+        callee = w.calls[site][1]
+        inner = [] if w.fname(callee) in INIT_TERMINAL else helper.get(callee, {}).get(k, [])
+        cls: set[str] = set()
+        if inner and (site, k) not in seen:
+            sleep = False
+            for s2, k2 in inner:
+                c2, sl2 = resolve(s2, k2, seen | {(site, k)})
+                cls |= c2
+                sleep |= sl2
+        else:
+            node = w.calls[site][3][0] if w.calls[site][3] else ""
+            node = checked.get(node, node)
+            if node:
+                cls = {name(c) for c in a.classes_of(node) if c in w.locks}
+            sleep = w.fname(callee) in SLEEP_INIT or hints.get(site, "") in SLEEP_STRUCTS
+        memo[(site, k)] = (frozenset(cls), sleep)
+        return memo[(site, k)]
+
+    inits: dict[str, set[str]] = defaultdict(set)
+    sleeping: set[str] = set()
+    pseudo: set[str] = set()
+    for site, iname, k, _hint in w.inits:
+        cls, sleep = resolve(site, k, frozenset())
+        inits[iname] |= cls
+        if sleep:
+            sleeping.add(iname)
+    static: dict[str, set[str]] = defaultdict(set)
+    for loc, t, iname in w.static_maps:
+        if t in SLEEP_STRUCTS:
+            sleeping.add(iname)
+        elif loc in w.locks:
+            static[iname].add(name(loc))
+        elif t in PSEUDO_STRUCTS:
+            pseudo.add(iname)
+    return inits, sleeping, static, pseudo
+
+
 def write_outputs(a: Analysis, out: str, world: str, t0: float) -> str:
     w = a.w
     name = w.class_name
@@ -2680,17 +2773,11 @@ def write_outputs(a: Analysis, out: str, world: str, t0: float) -> str:
     # The lockdep name each lock-init site gives, and the classes its lock
     # may be (none: the site's lock pointer is not resolved): what the
     # lockdep oracle maps a dynamic key's name back to.
-    inits: dict[str, set[str]] = defaultdict(set)
-    # spin_lock_init(l) passes spinlock_check(l): the lock is that call's
-    # argument (spinlock_check()'s return value merges every caller's)
-    checked = {c[4]: c[3][0] for c in w.calls
-               if c[4] and c[3] and w.fname(c[1]) == "spinlock_check"}
-    for site, iname in w.inits:
-        node = w.calls[site][3][0] if w.calls[site][3] else ""
-        node = checked.get(node, node)
-        inits[iname] |= {name(c) for c in a.classes_of(node) if c in w.locks} if node else set()
+    inits, sleeping, static, pseudo = lock_names(w, a)
     data: dict[str, Any] = {"classes": {}, "sections": [],
-                            "inits": {k: sorted(v) for k, v in sorted(inits.items())}}
+                            "inits": {k: sorted(v) for k, v in sorted(inits.items())},
+                            "static_names": {k: sorted(v) for k, v in sorted(static.items())},
+                            "sleeping": sorted(sleeping), "pseudo_names": sorted(pseudo)}
     md = [f"# Vector evidence for world {world}", ""]
     for c in sorted(classes, key=name):
         ev = {}

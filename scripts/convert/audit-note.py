@@ -268,12 +268,15 @@ def oracle_block(orc: dict[str, Any], prefix: str, converted: set[str]) -> list[
            "under load must be predicted by the analysis; a miss is a soundness bug.", "",
            "| | count |", "|---|---|",
            f"| lock classes lockdep observed | {sm['observed_classes']} |",
-           f"| mapped to analysis classes (key rule, symbol, init site, field) | "
-           f"{mp['key'] + mp['symbol'] + mp.get('site', 0) + mp['field']} ({mp['key']},"
-           f" {mp['symbol']}, {mp.get('site', 0)}, {mp['field']}; ambiguous: "
+           f"| mapped to analysis classes (key rule, symbol, static initializer, init site,"
+           f" field) | {sm.get('mapped_to_analysis', 0)} ({mp['key']}, {mp['symbol']},"
+           f" {mp.get('static', 0)}, {mp.get('site', 0)}, {mp['field']}; ambiguous: "
            f"{sm.get('site_ambiguous', 0)} by site, {sm['field_ambiguous']} by field name) |",
-           f"| lockdep maps that are not locks; init sites unresolved; unmapped | "
-           f"{mp['pseudo']}; {mp.get('unresolved', 0)}; {mp['unmapped']} |",
+           f"| sleeping locks (none may be taken in a vector: checked); lockdep maps that"
+           f" are not locks | {mp.get('sleeping', 0)}; {mp['pseudo']} |",
+           f"| named in all (of the observed classes) | {sm.get('mapped_total', 0)}"
+           f" ({sm.get('mapped_pct', 0)}%) |",
+           f"| init sites unresolved; unmapped | {mp.get('unresolved', 0)}; {mp['unmapped']} |",
            f"| classes taken in a vector: checked / not checkable | "
            f"{sm['in_vector_checked']} / {sm['in_vector'] - sm['in_vector_checked']} |",
            f"| usages missed by the analysis | {sm['usage_missed']} |",
