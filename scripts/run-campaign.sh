@@ -69,12 +69,17 @@ if [ -x scripts/convert/convert-subsys.sh ]; then
 	# results/oracle/ and the analysis table make check's boot-net suite
 	# checks its own boot against (before observe-net, whose
 	# regeneration of the note reads results/oracle/oracle.json)
-	stage oracle-net "analyze boot-net" \
+	# the end-to-end benchmark's load on the converted kernel, for the
+	# oracle: the hot sections under the load that makes them hot
+	stage boot-e2e-load "build-net initramfs" \
+		scripts/kernel/boot-kernel.sh campaign-net e2e-load
+	stage oracle-net "analyze boot-net boot-e2e-load" \
 		env TABLE="$TOP/results/oracle/analysis-classes.json.gz" ANNOTATE="$OUT/vectors" \
-		scripts/analysis/run-oracle.sh "$OUT/vectors/vectors.json" "$TOP/results/oracle" campaign-net-campaign
+		scripts/analysis/run-oracle.sh "$OUT/vectors/vectors.json" "$TOP/results/oracle" \
+		campaign-net-campaign campaign-net-e2e-load
 	# ... and catches an analysis with one rule switched off (a solve of
 	# a few minutes): results/oracle/unsound.md
-	stage oracle-unsound "oracle-net" scripts/analysis/oracle-unsound.sh campaign-net-campaign
+	stage oracle-unsound "oracle-net" scripts/analysis/oracle-unsound.sh campaign-net-campaign campaign-net-e2e-load
 	# lockdep's usage of the converted classes in that boot, into the note
 	stage observe-net "boot-net" scripts/convert/observe-lockdep.sh net campaign-net-campaign
 	# the whole networking self-test set, base (variant campaign, which

@@ -128,11 +128,16 @@ if [ "${CHECK:-}" = full ]; then
 		"$logs/selftests-full.log" \
 		scripts/kernel/run-net-selftests.sh net-selftests campaign campaign-net
 	grep RESULT "$logs/selftests-full.log" || true
-	# the oracle over the union of both workloads: the load and the
-	# whole self-test set
-	expect_status "lockdep oracle: the union of the load and the self-test boots is predicted" 0 \
+	# the end-to-end benchmark's load on the converted kernel, lockdep
+	# watching (plan e2e-load: the hot sections under their own load)
+	expect_status "the converted kernel boots under the end-to-end load with lockdep" 0 \
+		"$logs/boot-e2e-load.log" scripts/kernel/boot-kernel.sh campaign-net e2e-load
+	# the oracle over the union of the three workloads: the load, the
+	# whole self-test set and the end-to-end load
+	expect_status "lockdep oracle: the union of the load, self-test and end-to-end boots is predicted" 0 \
 		"$logs/oracle-union.log" scripts/analysis/run-oracle.sh \
-		"$TOP/results/oracle/analysis-classes.json.gz" "$odir-union" "campaign-net-$plan" campaign-net-net-selftests
+		"$TOP/results/oracle/analysis-classes.json.gz" "$odir-union" "campaign-net-$plan" \
+		campaign-net-net-selftests campaign-net-e2e-load
 	grep '^lockdep-oracle:' "$logs/oracle-union.log" || true
 fi
 tally
