@@ -288,7 +288,7 @@ def annotate(folder: Path, summary: dict[str, Any], rows: list[dict[str, Any]]) 
         sec["exercised"] = r["exercised"]
     data["oracle"] = {k: v for k, v in summary.items() if k != "tables_nearly_full"}
     tmp = vpath.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(data, indent=1) + "\n")
+    tmp.write_text(json.dumps(data, sort_keys=True, separators=(",", ":")))
     tmp.replace(vpath)
     m = summary["mapped"]
     mine = [f"{SUMMARY_MARK}: {summary['boots']} boot(s); classes observed {summary['observed_classes']},"

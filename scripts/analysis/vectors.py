@@ -45,6 +45,7 @@ import time
 from collections import Counter, defaultdict, deque
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import imprecision  # noqa: E402
 import rules  # noqa: E402
 
 VECTORS = rules.VECTORS
@@ -572,6 +573,9 @@ class Analysis:
         for fid, fn in w.functions.items():
             self.by_proto[fn["proto"]].add(fid)
         load_ptr = {c[1]: c[2] for c in w.cons if c[0] == "load"}
+        # indirect call edges bound by the prototype fallback (the
+        # evidence chains say so: the imprecision report counts them)
+        self.proto_bound: set[tuple[int, str]] = set()
         rounds = 0
         while True:
             rounds += 1
@@ -602,6 +606,7 @@ class Analysis:
                 for f in extra:
                     if f not in s.targets[site]:
                         s.bind(site, f)
+                        self.proto_bound.add((site, f))
                         added += 1
             s.run()
             if not added or rounds > 10:
@@ -1769,6 +1774,17 @@ class Analysis:
             self.reached[v] = set(first)
             self.states += len(par)
 
+    def by_prototype(self, site: int, callee: str) -> str:
+        """How a chain step's call edge was bound: ', indirect' for a
+        call through a pointer whose values hold the callee, ', bound by
+        prototype' for one only the prototype fallback gave."""
+        fp = self.w.calls[site][2]
+        if not fp:
+            return ""
+        if (site, callee) not in self.proto_bound or f"FN:{callee}" in self.s.pts.get(fp, set()):
+            return ", indirect"
+        return ", bound by prototype"
+
     def chain(self, v: str, fid: str) -> list[str]:
         steps = []
         par = self.parent[v]
@@ -1777,7 +1793,7 @@ class Analysis:
         while st is not None and par.get(st) is not None:
             pst, site = par[st]
             steps.append(f"{self.w.disp(pst[0])} -> {self.w.disp(st[0])} "
-                         f"({self.w.calls[site][5]})")
+                         f"({self.w.calls[site][5]}{self.by_prototype(site, st[0])})")
             st = pst
         if st is not None:
             cur = st[0]
@@ -2817,6 +2833,14 @@ def write_outputs(a: Analysis, out: str, world: str, t0: float) -> str:
             "classes": sec["cl"].split(",") if sec["cl"] != "-" else [],
             "inner": sorted(sec["inner"]),
             "mask": mask_str(sec["mask"]), "why": "; ".join(sorted(sec["why"]))})
+    # why each vector is in each section's mask (imprecision.py)
+    comp_names = {name(c) for c in a.order_component()}
+    blame = imprecision.section_blame(data, comp_names)
+    for sec, mine in zip(data["sections"], blame):
+        sec["causes"] = mine
+    causes = imprecision.section_causes(data, comp_names)
+    with open(os.path.join(out, "imprecision.md"), "w", encoding="utf-8") as f:
+        f.write(imprecision.report(data, blame, len(comp_names), "vectors.json"))
     with open(os.path.join(out, "vectors.json"), "w", encoding="utf-8") as f:
         json.dump(data, f, sort_keys=True, separators=(",", ":"))
     with open(os.path.join(out, "evidence.md"), "w", encoding="utf-8") as f:
@@ -2877,8 +2901,9 @@ def write_outputs(a: Analysis, out: str, world: str, t0: float) -> str:
             "; ".join(f"{k} {v[1]:.2f}" for k, v in prec.items()),
             f"unresolved lock acquisitions reached by a vector: "
             f"{sum(len(x) for x in a.unresolved_in.values())}",
-            f"overrides: {len(a.overrides)} given, {len(a.cut_used)} call edges cut",
-            f"time: {time.time() - t0:.1f}s"]
+            f"overrides: {len(a.overrides)} given, {len(a.cut_used)} call edges cut"]
+    summ += imprecision.summary_lines(data, causes, comp_names)
+    summ.append(f"time: {time.time() - t0:.1f}s")
     with open(os.path.join(out, "summary.txt"), "w", encoding="utf-8") as f:
         f.write("\n".join(summ) + "\n")
     return "\n".join(summ)

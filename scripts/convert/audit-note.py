@@ -45,6 +45,9 @@ import sys
 from collections import Counter
 from typing import Any
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "analysis"))
+import imprecision  # noqa: E402
+
 VECTORS = ("HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL",
            "TASKLET", "SCHED", "HRTIMER", "RCU")
 
@@ -243,11 +246,14 @@ def make_evidence(vectors: str, summary_path: str, subsys: str,
         if not sec["loc"].startswith(prefix):
             continue
         keep = {k: sec[k] for k in ("loc", "function", "kind", "mask", "classes")}
+        if "causes" in sec:
+            keep["causes"] = imprecision.encode(sec["causes"])
         if sec["loc"] in conv:
             keep["inner"] = sec["inner"]
             needed |= set(sec["classes"]) | set(sec["inner"])
         secs.append(keep)
-    lines = [ln for ln in summary.splitlines() if ln.startswith(("world:", "roots:"))]
+    lines = [ln for ln in summary.splitlines()
+             if ln.startswith(("world:", "roots:", "imprecision: largest"))]
     return {"summary": lines, "sections": secs,
             "classes": {c: {"mask": data["classes"][c]["mask"],
                             "evidence": data["classes"][c]["evidence"]}
@@ -293,6 +299,35 @@ def oracle_block(orc: dict[str, Any], prefix: str, converted: set[str]) -> list[
         out += [f"| {r['loc']} | {r['static'].replace('|', chr(92) + '|')} | "
                 f"{r['observed'].replace('|', chr(92) + '|') if r['exercised'] else 'not exercised'} |"
                 for r in conv]
+    return out
+
+
+def imprecision_block(data: dict[str, Any], summary: str, prefix: str,
+                      orc: dict[str, Any] | None) -> list[str]:
+    """Why each vector is in the masks of this subsystem's sections
+    (scripts/analysis/imprecision.py, from the causes the analysis
+    stored per section), with lockdep's view when the oracle ran, and
+    the rows of the sections of the hot functions the oracle names."""
+    secs = data["sections"]
+    if not secs or not all("causes" in s for s in secs):
+        return []
+    blame = [imprecision.decode(s["causes"]) for s in secs]
+    causes = [{v: [c for c, _cls in f] for v, f in mine.items()} for mine in blame]
+    m = re.search(r"^imprecision: largest lock-order component (\d+)", summary, re.M)
+    out = ["", "## Why the masks are wide", "",
+           "From `scripts/analysis/imprecision.py`: per (section, vector) pair of the"
+           " masks above, the rule of the analysis that put the vector there, counted"
+           " under the least removable of its causes (a direct take stays whatever"
+           " precision is gained; a shared dispatcher goes when tasklets are split by"
+           " list)" + (f"; the largest lock-order component has {m.group(1)} classes"
+                       if m else "") + ".", ""]
+    out += imprecision.table(data, causes, prefix, orc)[2:]
+    hot = [h["function"] for h in (orc or {}).get("hot", []) if h.get("sections")]
+    if hot:
+        out += ["", "The sections of the hot functions (`results/e2e.md`): per vector its"
+                " least removable cause and the class behind it (`*`: lockdep saw the"
+                " vector for the section):", ""]
+        out += imprecision.hot_rows(data, blame, hot, orc)
     return out
 
 
@@ -359,8 +394,10 @@ def main(argv: list[str]) -> int:
             "| mask | sections |", "|---|---|"]
     out += [f"| {m.replace('|', chr(92) + '|')} | {n} |"
             for m, n in sorted(per_mask.items(), key=lambda x: (-x[1], x[0]))]
-    if a.oracle:
-        out += oracle_block(load_json(a.oracle), prefix, {f"{s['file']}:{s['line']}" for s in conv})
+    orc = load_json(a.oracle) if a.oracle else None
+    if orc:
+        out += oracle_block(orc, prefix, {f"{s['file']}:{s['line']}" for s in conv})
+    out += imprecision_block(data, summary, prefix, orc)
     out += ["", "## Converted sections", ""]
     missing = []
     names: set[str] = set()
