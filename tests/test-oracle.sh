@@ -55,6 +55,14 @@ expect_status "a static-initializer lock the analysis misses RCU for is a miss (
 expect_grep "the miss names the static lock" '^- rcu_st.barrier_lock \(static: state.barrier_lock\): lockdep saw RCU' "$tmp/static/oracle.md"
 expect_grep "lower bound beside the upper bound for the socket section" \
 	'^\| net/ipv4/tcp.c:100 \| tcp_x \| TIMER\|NET_TX\|NET_RX \| TIMER\|NET_RX \|$' "$tmp/good/oracle.md"
+# A class marked in every vector (no vector in particular) adds nothing
+# to a section's lower bound.
+printf '(____ptrval____) FD:    1 BD:    1 ..-.-.-.-.-.-.-.-.-.-.: rlock-AF_INET6\n\n' >"$tmp/any.txt"
+cat "$fx/lockdep-good.txt" "$tmp/any.txt" >"$tmp/lockdep-any.txt"
+expect_status "a class marked in every vector is accepted" 0 "$tmp/any.log" \
+	oracle --lockdep "$tmp/lockdep-any.txt" --out "$tmp/any"
+expect_grep "and leaves the socket section's lower bound as it was" \
+	'^\| net/ipv4/tcp.c:100 \| tcp_x \| TIMER\|NET_TX\|NET_RX \| TIMER\|NET_RX \|$' "$tmp/any/oracle.md"
 expect_status "hot functions: exercised or not" 0 "$tmp/hot.log" \
 	oracle --lockdep "$fx/lockdep-good.txt" --hot tcp_x --hot udp_y --out "$tmp/hot"
 expect_grep "a hot function whose section ran" '^\| tcp_x \| 1 \| 1 \|$' "$tmp/hot/oracle.md"

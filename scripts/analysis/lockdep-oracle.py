@@ -447,7 +447,10 @@ def main(argv: list[str]) -> int:
         how, cands = mapped[k]
         if len(cands) != 1:
             continue
-        vec_of[cands[0]] |= c.vectors
+        if c.vectors != set(VECTORS):
+            # (marked in every vector: taken in softirq context outside
+            # any handler, no vector in particular; see above)
+            vec_of[cands[0]] |= c.vectors
         for k2 in c.after:
             if k2 in obs and len(mapped[k2][1]) == 1:
                 pred[mapped[k2][1][0]].add(cands[0])

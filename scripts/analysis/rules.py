@@ -194,6 +194,22 @@ DISPATCH = {
     # hard interrupt and soft ones from HRTIMER_SOFTIRQ.
     "__run_hrtimer": ("hrtimer", None, None),
 }
+# A dispatcher that serves two vectors from one function, the list being
+# data: per vector, the API that puts work on that vector's list and the
+# argument holding the object.  kernel/softirq.c: tasklet_action_common()
+# walks the HI list for tasklet_hi_action() and the TASKLET list for
+# tasklet_action(); only tasklets given to __tasklet_hi_schedule() are on
+# the HI list, only those given to __tasklet_schedule() on the TASKLET
+# list (takeover_tasklets() moves a dead CPU's lists onto the same lists).
+# Every call of the dispatcher is in its walk of the list: for a list
+# nothing queues on, it calls nothing.
+LIST_DISPATCH = {"tasklet_action_common": {"HI": ("__tasklet_hi_schedule", 0),
+                                           "TASKLET": ("__tasklet_schedule", 0)}}
+# The APIs that set an object's callback: (object argument, callback
+# argument); the struct whose fields hold the callbacks (any store of a
+# function into it elsewhere counts for every object).
+LIST_SETUP = {"tasklet_setup": (0, 1), "tasklet_init": (0, 1)}
+LIST_STRUCT = "%struct.tasklet_struct"
 # kernel/notifier.c: notifier_call_chain(nl, ...) runs the notifier_call
 # of the blocks notifier_chain_register(nl, n) put on that head, not
 # every notifier of the kernel.  The head is an object (a global, or a

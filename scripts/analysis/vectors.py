@@ -616,6 +616,7 @@ class Analysis:
         # passed out of the world: a head loaded from memory may be one
         self.escaped_heads = self.escaping("N:")
         self.dispatch()
+        self.list_dispatch()
         self.percpu_params()
 
     def escaping(self, prefix: str) -> set[str]:
@@ -757,6 +758,106 @@ class Analysis:
 
     def fnodes(self, node: str) -> set[Any]:
         return {x[3:] for x in self.s.pts.get(node, ()) if x.startswith("FN:")}
+
+    def list_dispatch(self) -> None:
+        """self.list_skip[(dispatcher name, vector)]: the callbacks a
+        dispatcher that serves two vectors does not run for one of them
+        (rules.LIST_DISPATCH), or True: the dispatcher calls nothing for
+        it (its calls are all in the walk of the list), since no call of
+        the world queues on that vector's list.  Otherwise a callback is
+        skipped only when the setup APIs gave it to objects the solve
+        names and the vector's queueing API is never given, and no setup
+        on another object, static initializer or direct store gives it
+        too (a target the solve bound another way, by prototype, has no
+        known object and is kept)."""
+        s, w = self.s, self.w
+        self.list_skip: dict[tuple[str, str], set[str] | bool] = {}
+        # any field of the struct: the callback fields sit in an
+        # anonymous union, which has no field name
+        sname = rules.LIST_STRUCT
+        fprefix = f"F:{sname}."
+
+        # an object's address does not travel through parameters in the
+        # solve: a parameter's objects are its arguments' at every direct
+        # call of its function (a few levels up; a function whose address
+        # is taken, or deeper, is unknown)
+        direct: dict[str, list[int]] = defaultdict(list)
+        for site, call in enumerate(w.calls):
+            if call[1]:
+                direct[call[1]].append(site)
+
+        def objects(node: str, depth: int = 0) -> tuple[set[str], bool]:
+            vals = s.pts.get(node, set()) if node else set()
+            objs = {x for x in vals if x[:2] in ("F:", "G:", "A:")}
+            if vals:
+                return objs, len(objs) < len(vals)
+            fid = node.split("/", 1)[0] if node else ""
+            params = w.functions.get(fid, {}).get("params", [])
+            if node not in params or depth >= 4 or not direct.get(fid) or \
+                    fid in self.address_taken:
+                return set(), True
+            j = params.index(node)
+            unknown = False
+            for site in direct[fid]:
+                args = w.calls[site][3]
+                o, unk = objects(args[j] if j < len(args) else "", depth + 1)
+                objs |= o
+                unknown |= unk
+            return objs, unknown
+
+        # every function stored into the fields outside the setup APIs
+        # (a static tasklet of its own, DECLARE_TASKLET(), is its global)
+        other: set[str] = set()
+        static: dict[str, set[str]] = defaultdict(set)
+        for c in w.cons:
+            if c[0] == "ginit" and c[2].startswith(fprefix):
+                if w.globals.get(c[1][2:], {}).get("type") == sname:
+                    static[c[1]] |= self.fnodes(c[3])
+                else:
+                    other |= self.fnodes(c[3])
+        for ptr, vals in s.stores.items():
+            owner = ptr.split("/", 1)[0]
+            if w.fname(owner) in rules.LIST_SETUP or \
+                    not any(c.startswith(fprefix) for c in s.cells(ptr)[0]):
+                continue
+            for val in vals:
+                other |= self.fnodes(val)
+        for disp, per_vec in rules.LIST_DISPATCH.items():
+            for v, (api, idx) in per_vec.items():
+                objs: set[str] = set()
+                unknown = False
+                calls = 0
+                for call in w.calls:
+                    if w.fname(call[1]) != api:
+                        continue
+                    calls += 1
+                    o, unk = objects(call[3][idx] if idx < len(call[3]) else "")
+                    objs |= o
+                    unknown |= unk
+                if not calls:
+                    self.list_skip[(disp, v)] = True
+                    continue
+                if unknown:
+                    continue
+                mine: set[str] = set(other)
+                theirs: set[str] = set()
+                for g, fns in static.items():
+                    if g in objs:
+                        mine |= fns
+                    else:
+                        theirs |= fns
+                for call in w.calls:
+                    rule = rules.LIST_SETUP.get(w.fname(call[1]))
+                    if not rule:
+                        continue
+                    args = call[3]
+                    fns = self.fnodes(args[rule[1]]) if rule[1] < len(args) and args[rule[1]] else set()
+                    o, unk = objects(args[rule[0]] if rule[0] < len(args) else "")
+                    if unk or o & objs:
+                        mine |= fns
+                    else:
+                        theirs |= fns
+                self.list_skip[(disp, v)] = theirs - mine
 
     def dispatch(self) -> None:
         """Per-dispatcher resolution: the indirect calls of the functions
@@ -1758,10 +1859,15 @@ class Analysis:
                 f, b = st
                 bd = dict(b)
                 late = post_sites.get(f, set())
+                skip = self.list_skip.get((self.w.fname(f), v), False)
                 for site, t in self.callees.get(f, ()):
                     if self.is_barrier(t) or t in sleepers or site in late:
                         continue
                     if not self.runs(f, bd, site, t):
+                        continue
+                    if skip is True or (skip and self.w.calls[site][2] and t in skip):
+                        # a dispatcher serving v's list only (rules.LIST_DISPATCH):
+                        # with nothing ever queued on it, its walk calls nothing
                         continue
                     nst = (t, self.binding(f, bd, site, t))
                     if nst in par:
@@ -2661,6 +2767,20 @@ def subtree_line(a: Analysis, secs: list[dict[str, Any]], prefix: str) -> str:
             f"at a call of the BH API: {len(api)}, of which {n_api} ({p_api:.0f}%)")
 
 
+def idle_vectors(a: Analysis) -> set[str]:
+    """The vectors whose handler runs nothing but itself and a list
+    dispatcher walking a list nothing queues on (rules.LIST_DISPATCH):
+    HI when no tasklet is given to tasklet_hi_schedule()."""
+    idle = set()
+    for v in VECTORS:
+        roots = a.root_fns.get(v, set())
+        if roots and all(f in roots or a.w.fname(f) in rules.LIST_DISPATCH
+                         for f in a.reached.get(v, ())) and \
+                any(a.list_skip.get((d, v)) is True for d in rules.LIST_DISPATCH):
+            idle.add(v)
+    return idle
+
+
 def rootless_vectors(a: Analysis) -> set[str]:
     """The vectors no open_softirq() call in the world registers a
     handler for: nothing in the world runs in them."""
@@ -2776,14 +2896,23 @@ def write_outputs(a: Analysis, out: str, world: str, t0: float) -> str:
     # the world stays masked: "no chain from its root" proves nothing
     # when there is no root, and a configuration that compiles its users
     # (irq_poll drivers, say) runs handlers the analysis never read.
+    # A vector whose handler walks only a list nothing queues on (HI:
+    # no tasklet_hi_schedule() in the world) stays masked for the same reason: a
+    # configuration with users of it (wireless drivers queue HI
+    # tasklets) runs what this world never queues, and letting it
+    # through gains nothing here.
     rootless = rootless_vectors(a)
-    per_loc: dict[str, set[str]] = defaultdict(lambda: set(rootless))
+    idle = idle_vectors(a)
+    per_loc: dict[str, set[str]] = defaultdict(lambda: rootless | idle)
     for sec in merged_sections(a, name):
         per_loc[sec["loc"]] |= sec["mask"]
     with open(os.path.join(out, "sites.txt"), "w", encoding="utf-8") as f:
         f.write(f"# section masks for world {world}: site <file>:<line> <MASK>\n")
         f.write("# vectors with no handler in the world, masked in every site: "
                 f"{mask_str(rootless)}\n")
+        f.write("# vectors whose handler walks only a list nothing queues on, masked in"
+                " every site: "
+                f"{mask_str(idle)}\n")
         for loc in sorted(per_loc):
             f.write(f"site {loc} {mask_str(per_loc[loc])}\n")
     # The lockdep name each lock-init site gives, and the classes its lock
@@ -2863,7 +2992,8 @@ def write_outputs(a: Analysis, out: str, world: str, t0: float) -> str:
             f"functions: {len(w.functions)}; call sites: {len(w.calls)}; "
             f"indirect: {prec['typed'][0]}; points-to rounds: {a.rounds}",
             f"roots: " + ", ".join(f"{v}={len(a.root_fns.get(v, ()))}" for v in VECTORS)
-            + f"; masked in every site of sites.txt (no handler): {mask_str(rootless)}",
+            + f"; masked in every site of sites.txt (no handler): {mask_str(rootless)}"
+            + f"; (a handler with nothing queued): {mask_str(idle)}",
             f"BH sections: {len(secs)}; mask < ALL without BLOCK and SCHED: {useful}; "
             f"ALL: {full}",
             f"classes in or under BH sections: {len(classes)}",

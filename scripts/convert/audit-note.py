@@ -145,17 +145,26 @@ def remarks_of(path: str | None) -> dict[str, list[str]]:
 
 
 def rootless(summary: str) -> list[str]:
-    m = re.search(r"roots: (.*)", summary)
+    m = re.search(r"roots: ([^;]*)", summary)
     if not m:
         return []
     return [v for v, n in re.findall(r"(\w+)=(\d+)", m.group(1)) if n == "0"]
 
 
+def idle(summary: str) -> list[str]:
+    """The vectors whose handler walks only a list nothing queues on (the roots
+    line: "(a handler with nothing queued): HI")."""
+    m = re.search(r"\(a handler with nothing queued\): ([A-Z_|]+)", summary)
+    return [] if not m or m.group(1) == "NONE" else m.group(1).split("|")
+
+
 def section_block(sec: dict[str, Any], site: dict[str, Any],
                   classes: dict[str, Any], norooot: list[str],
                   remarks: list[str],
-                  observed: tuple[list[str], dict[str, str]]) -> list[str]:
+                  observed: tuple[list[str], dict[str, str]],
+                  idles: list[str] | None = None) -> list[str]:
     """The note's paragraph for one converted section."""
+    idles = idles or []
     held = [str(v) for v in site["mask"]] if isinstance(site["mask"], list) else list(VECTORS)
     open_ = [v for v in VECTORS if v not in held]
     own = list(sec["classes"])
@@ -168,12 +177,20 @@ def section_block(sec: dict[str, Any], site: dict[str, Any],
               "holds and takes no lock, and writes no per-CPU data raw."),
            f"- Mask: {'|'.join(held) or 'NONE'} (analysis: {sec['mask']}"
            + (f"; held back for want of a handler: {'|'.join(v for v in norooot if v in held)}"
-              if any(v in held for v in norooot) else "") + ")"]
+              if any(v in held for v in norooot) else "")
+           + (f"; held back, nothing queued on it here:"
+              f" {'|'.join(v for v in idles if v in held)}"
+              if any(v in held for v in idles) else "") + ")"]
     out.append("- Vectors held back, one chain each:")
     for v in held:
         if v in norooot:
             out.append(f"  - {v}: no handler in this configuration; nothing was "
                        "proven about it, so it stays held back.")
+            continue
+        if v in idles:
+            out.append(f"  - {v}: nothing in this configuration queues work on it (its"
+                       " handler walks an empty list); a configuration that does runs code"
+                       " this one never reads, so it stays held back.")
             continue
         chain = None
         for c in own + inner:
@@ -408,7 +425,7 @@ def main(argv: list[str]) -> int:
             missing.append(loc)
             continue
         out += section_block(sec, site, data["classes"], norooot, remarks.get(loc, []),
-                             observed)
+                             observed, idle(summary))
         names.update(n for c in list(sec["classes"]) + list(sec["inner"])
                      if (n := lockdep_name(c)))
     if not conv:

@@ -9,8 +9,8 @@
  * masks TIMER (bc_expire() takes bc_dev.lock).  In bc_stats() a
  * spin_lock_bh()/spin_unlock_bh() pair nested inside a
  * local_bh_disable() section does not end it: bc_other.lock, taken
- * after the pair and by a tasklet, is inside, so the section masks HI
- * and TASKLET as well as TIMER.
+ * after the pair and by a tasklet, is inside, so the section masks
+ * TASKLET as well as TIMER.
  *
  * A naive analysis gets wrong: ending a BH-off section only at
  * local_bh_enable() leaves bc_update() returning with BH off (lifted into
@@ -89,4 +89,5 @@ void bc_start(struct bc_dev *d, struct bc_other *o)
 {
 	timer_setup(&d->timer, bc_expire, 0);
 	tasklet_setup(&o->tl, bc_tasklet);
+	tasklet_schedule(&o->tl);
 }

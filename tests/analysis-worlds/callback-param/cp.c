@@ -8,13 +8,13 @@
  * process context, passes cp_admin().  When the timer runs cp_walk(),
  * the callback is cp_stat(): cp_obj.stat_lock gets TIMER and
  * cp_obj.admin_lock none.  cp_walk_all() passes its own callback on to
- * cp_walk(); the tasklet hands it cp_tick(): cp_obj.tick_lock gets HI
- * and TASKLET through the two helpers.  cp_walk_field() passes a
+ * cp_walk(); the tasklet hands it cp_tick(): cp_obj.tick_lock gets
+ * TASKLET through the two helpers (the tasklet is on the TASKLET list).  cp_walk_field() passes a
  * function loaded from a field, cp_obj.hook, whose only value is
  * cp_hook(): the timer reaches it, cp_obj.hook_lock gets TIMER.
  *
  * A naive analysis gets wrong: one set of targets for the call in
- * cp_walk() whoever calls it gives admin_lock TIMER, HI and TASKLET
+ * cp_walk() whoever calls it gives admin_lock TIMER and TASKLET
  * (in the kernel, every netlink input handler ran every netlink
  * message handler); dropping the call's targets where the caller's
  * value is not a constant drops TIMER from hook_lock (unsafe).
@@ -95,6 +95,7 @@ void cp_init(struct cp_obj *o)
 	o->hook = cp_hook;
 	timer_setup(&o->timer, cp_expire, 0);
 	tasklet_setup(&o->tl, cp_tasklet);
+	tasklet_schedule(&o->tl);
 }
 
 void cp_admin_all(struct cp_obj *o)

@@ -9,7 +9,7 @@
  * a conditional acquisition (a trylock), and qd_reset_all(), which does
  * not return a result, is taken to return with nothing held.  The
  * section that qd_flush() opens on qd_dev.lock afterwards masks only the
- * vectors of the tasklet that takes qd_dev.lock (HI and TASKLET), not
+ * vectors of the tasklet that takes qd_dev.lock (TASKLET), not
  * the TIMER of qd_expire(), which takes qd.seq.
  *
  * A naive analysis gets wrong: lifting "qd.seq held" out of qd_reset()
@@ -81,4 +81,5 @@ void qd_setup(struct qd_dev *d)
 {
 	timer_setup(&d->q[0].timer, qd_expire, 0);
 	tasklet_setup(&d->tl, qd_tasklet);
+	tasklet_schedule(&d->tl);
 }

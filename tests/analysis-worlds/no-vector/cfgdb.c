@@ -8,7 +8,7 @@
  * context, so no vector takes it: class NONE, and its sections may leave
  * every vector enabled (mask NONE).  The same file has a tasklet whose
  * callback, stored into tasklet_struct.func (same field name "func"),
- * takes cfg_evt.lock: HI|TASKLET.
+ * takes cfg_evt.lock: TASKLET (it is queued by tasklet_schedule()).
  *
  * A naive analysis gets wrong: resolving "->func" by name (tasklet,
  * RCU's callback_head, packet_type and work_struct all have one) puts the

@@ -5,8 +5,8 @@
  * Checks: ns_update() holds ns_obj.a with BH off and calls ns_notify(),
  * which runs the atomic notifier chain ns_near_chain.  Only
  * ns_near_event() is registered there; it takes ns_obj.x, which a
- * tasklet takes too, so the section's mask has HI and TASKLET (the
- * tasklet might be scheduled on either).  ns_far_event(),
+ * tasklet takes too, so the section's mask has TASKLET (the tasklet
+ * is queued by tasklet_schedule()).  ns_far_event(),
  * registered on ns_far_chain, takes ns_obj.y, which a timer takes; no
  * path from the section runs it, so TIMER stays out of the section and
  * out of ns_obj.a (no lock order a -> y either).
@@ -82,6 +82,7 @@ void ns_init(void)
 	atomic_notifier_chain_register(&ns_far_chain, &ns_far_nb);
 	timer_setup(&ns.timer, ns_expire, 0);
 	tasklet_setup(&ns.tasklet, ns_run);
+	tasklet_schedule(&ns.tasklet);
 }
 
 void ns_update(void)

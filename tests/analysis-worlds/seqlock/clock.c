@@ -4,8 +4,9 @@
  *
  * Checks: stamp.seq (a seqlock_t member) is written under
  * write_seqlock_bh() in process context and read with read_seqbegin() in
- * a tasklet.  Tasklet callbacks run in TASKLET and in HI (one
- * dispatcher), so the class and the writer's section get HI|TASKLET.
+ * a tasklet queued by tasklet_schedule(), which runs in TASKLET only
+ * (HI walks its own list), so the class and the writer's section get
+ * TASKLET.
  * clock.c:rate_seq (a static DEFINE_SEQLOCK) is written with a plain
  * write_seqlock() in a timer and with write_seqlock_bh() in process
  * context: TIMER.  rate_peek() reads rate_seq with peek_lock held and

@@ -11,11 +11,11 @@
  * function called from invalid context"), so what a callee reaches
  * only after one is not inside the section: ps_expire(), a timer that
  * takes flush_lock, is not masked (TIMER is left out), while
- * ps_tasklet(), which takes mid_lock, is (HI and TASKLET).  The same
+ * ps_tasklet(), which takes mid_lock, is (TASKLET).  The same
  * holds for lock order: ps_obj.lock is not ordered before flush_lock.
  * ps_relax() holds ps_obj.lock and calls ps_drain() from the section of
  * a function that slept before it: the section's own events count
- * whatever came before it, so its mask has HI and TASKLET as well.
+ * whatever came before it, so its mask has TASKLET as well.
  *
  * A naive analysis gets wrong: following every callee of a section's
  * callees, past the sleep, gives the section TIMER (imprecise: in the
@@ -70,6 +70,7 @@ void ps_init(void)
 {
 	timer_setup(&ps.timer, ps_expire, 0);
 	tasklet_setup(&ps.tl, ps_tasklet);
+	tasklet_schedule(&ps.tl);
 }
 
 void ps_update(void)

@@ -13,7 +13,7 @@
  * with ev_obj.ops_lock held (a tasklet takes it), does not order
  * ops_lock before cfg_lock: code that holds a spinning lock never calls
  * a function that sleeps on entry.  stat_lock is ordered after it
- * (HI and TASKLET).
+ * (TASKLET).
  *
  * A naive analysis gets wrong: following every target of the typed
  * indirect call gives ev_obj.cfg_lock TIMER.  In the kernel, calls like
@@ -80,6 +80,7 @@ void ev_init(struct ev_obj *o, int slow)
 	o->ops = slow ? &ev_slow_ops : &ev_fast_ops;
 	timer_setup(&o->timer, ev_expire, 0);
 	tasklet_setup(&o->tl, ev_tasklet);
+	tasklet_schedule(&o->tl);
 }
 
 void ev_kick(struct ev_obj *o)

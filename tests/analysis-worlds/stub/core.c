@@ -81,11 +81,27 @@ void __tasklet_hi_schedule(struct tasklet_struct *t)
 	raise_softirq(HI_SOFTIRQ);
 }
 
+/*
+ * tasklet_clear_sched() wakes tasklet_kill() waiters: wake_up_var(), a
+ * wait queue's lock, stands here as tasklet_wait_lock.
+ */
+static DEFINE_SPINLOCK(tasklet_wait_lock);
+
+static bool tasklet_clear_sched(struct tasklet_struct *t)
+{
+	spin_lock(&tasklet_wait_lock);
+	t->state = 0;
+	spin_unlock(&tasklet_wait_lock);
+	return true;
+}
+
 static void tasklet_action_common(struct tasklet_head *tl_head)
 {
 	struct tasklet_struct *t;
 
 	for (t = tl_head->head; t; t = t->next) {
+		if (!tasklet_clear_sched(t))
+			continue;
 		if (t->use_callback)
 			t->callback(t);
 		else

@@ -297,6 +297,10 @@ void __tasklet_schedule(struct tasklet_struct *t);
 void __tasklet_hi_schedule(struct tasklet_struct *t);
 static inline void tasklet_schedule(struct tasklet_struct *t) { __tasklet_schedule(t); }
 static inline void tasklet_hi_schedule(struct tasklet_struct *t) { __tasklet_hi_schedule(t); }
+#define from_tasklet(var, callback_tasklet, tasklet_fieldname) \
+	container_of(callback_tasklet, __typeof__(*var), tasklet_fieldname)
+#define DECLARE_TASKLET(name, _callback) \
+	struct tasklet_struct name = { .use_callback = true, .callback = _callback }
 
 /* ---- RCU and task_work: both use struct callback_head ---- */
 struct callback_head {

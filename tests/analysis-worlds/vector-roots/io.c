@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Fixture vector-roots: BLOCK, IRQ_POLL and tasklet (HI, TASKLET) roots. */
+/* Fixture vector-roots: BLOCK, IRQ_POLL and tasklet (TASKLET) roots. */
 #include "kernel.h"
 
 struct io_req { spinlock_t lock; unsigned long done; };
