@@ -173,6 +173,19 @@ BARRIERS = {
     "__schedule",
 }
 
+# Units whose stores of a lock's address are bookkeeping no code loads
+# to acquire a lock through: lockdep keeps every held lock's address
+# (__lock_acquire(): hlock->instance = lock; assign_lock_key(): a static
+# lock's key is its own address), read back only to print and to match
+# a release.  Without this the analysed world (PROVE_LOCKING) stores
+# every lock, and an acquisition through a pointer the solve cannot
+# resolve may be any of them.
+BOOKKEEPING_UNITS = {"kernel/locking/lockdep.c"}
+# mm/percpu.c: __is_kernel_percpu_address(addr, can_addr) stores the
+# canonical address of addr for lockdep's static_obj(), which compares
+# it and drops it (every other caller passes NULL).
+BOOKKEEPING_FUNCTIONS = {"__is_kernel_percpu_address"}
+
 # Wrappers whose lock argument must not be lifted to their callers.
 NO_LIFT: set[Any] = set()
 

@@ -156,6 +156,14 @@ def strong_components(roots: Iterable[N],
     return comps
 
 
+def node_fn(node: str) -> str:
+    """The function a value node ("FID/%name") belongs to; a static
+    function's id holds its file's path ("kernel/rcu/tree.c:f"), so the
+    cut is at the last "/%", not the first "/"."""
+    fid, sep, _ = node.rpartition("/%")
+    return fid if sep else node.split("/", 1)[0]
+
+
 def mask_str(vs: Any) -> str:
     vs = set(vs)
     if not vs:
@@ -791,7 +799,7 @@ class Analysis:
             objs = {x for x in vals if x[:2] in ("F:", "G:", "A:")}
             if vals:
                 return objs, len(objs) < len(vals)
-            fid = node.split("/", 1)[0] if node else ""
+            fid = node_fn(node) if node else ""
             params = w.functions.get(fid, {}).get("params", [])
             if node not in params or depth >= 4 or not direct.get(fid) or \
                     fid in self.address_taken:
@@ -816,7 +824,7 @@ class Analysis:
                 else:
                     other |= self.fnodes(c[3])
         for ptr, vals in s.stores.items():
-            owner = ptr.split("/", 1)[0]
+            owner = node_fn(ptr)
             if w.fname(owner) in rules.LIST_SETUP or \
                     not any(c.startswith(fprefix) for c in s.cells(ptr)[0]):
                 continue
@@ -883,7 +891,7 @@ class Analysis:
             fkeys = {"F:" + k for k in w.fieldnames
                      if k.startswith(rule[2][0] + ".") and w.field_name(k) == rule[2][1]}
             for ptr, vals in s.stores.items():
-                owner = ptr.split("/", 1)[0]
+                owner = node_fn(ptr)
                 if w.fn_tu.get(owner) in units and fkeys & s.pts.get(ptr, set()):
                     for v in vals:
                         api_fns[disp] |= self.fnodes(v)
@@ -2674,11 +2682,26 @@ class Analysis:
             sec["mask"] = m
             sec["why"] = ""
 
+    def bookkeeping(self, fid: str) -> bool:
+        """Is fid lockdep's bookkeeping (rules.BOOKKEEPING_UNITS, by the
+        file that defines it, and rules.BOOKKEEPING_FUNCTIONS)?"""
+        fn = self.w.functions.get(fid)
+        if not fn:
+            return False
+        return fn["name"] in rules.BOOKKEEPING_FUNCTIONS or \
+            str(fn.get("loc", "")).rsplit(":", 1)[0] in rules.BOOKKEEPING_UNITS
+
     def stored_locks(self) -> set[str]:
         """Locations whose address some store writes to memory (the
         classes an unresolved lock pointer may load)."""
         if not hasattr(self, "_stored_locks"):
-            nodes = [v for vals in self.s.stores.values() for v in vals]
+            # lockdep's own bookkeeping (hlock->instance = lock, the key
+            # of a static lock) is never loaded to acquire a lock through
+            # (rules.BOOKKEEPING_UNITS)
+            # (the constraints themselves: the solve keys its stores by
+            # representative, which may be another function's node)
+            nodes = [c[2] for c in self.w.cons if c[0] == "store" and
+                     not self.bookkeeping(node_fn(c[1]))]
             nodes += [c[2] for c in self.w.cons if c[0] == "store_at"]
             # passed to a function outside the world, which may keep it
             nodes += self.args_leaving_world()
