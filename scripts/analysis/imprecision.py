@@ -80,53 +80,18 @@ FIELD_CLASS = re.compile(r"[A-Za-z_]\w*\.[\w.]+")
 
 def largest_component(classes: dict[str, Any]) -> set[str]:
     """The largest strongly connected component of the lock order (an
-    edge b -> c for each b in c's "before"), iteratively (Tarjan)."""
+    edge b -> c for each b in c's "before"), as vectors.py's
+    order_component() finds it (its strong_components(), imported here
+    only when called: vectors.py imports this module)."""
+    from vectors import strong_components
     succ: dict[str, list[str]] = defaultdict(list)
     for c, info in classes.items():
         for b in info.get("before", ()):
             succ[b].append(c)
     nodes = sorted(set(classes) | set(succ))
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    on: set[str] = set()
-    stack: list[str] = []
-    best: set[str] = set()
-    n = 0
-    for root in nodes:
-        if root in index:
-            continue
-        work = [(root, iter(succ.get(root, ())))]
-        index[root] = low[root] = n
-        n += 1
-        stack.append(root)
-        on.add(root)
-        while work:
-            v, it = work[-1]
-            w = next(it, None)
-            if w is not None:
-                if w not in index:
-                    index[w] = low[w] = n
-                    n += 1
-                    stack.append(w)
-                    on.add(w)
-                    work.append((w, iter(succ.get(w, ()))))
-                elif w in on:
-                    low[v] = min(low[v], index[w])
-                continue
-            work.pop()
-            if work:
-                low[work[-1][0]] = min(low[work[-1][0]], low[v])
-            if low[v] == index[v]:
-                comp = set()
-                while True:
-                    x = stack.pop()
-                    on.discard(x)
-                    comp.add(x)
-                    if x == v:
-                        break
-                if len(comp) > len(best):
-                    best = comp
-    return best if len(best) > 1 else set()
+    best: list[str] = max(strong_components(nodes, lambda n: sorted(succ.get(n, ()))),
+                          key=len, default=[])
+    return set(best) if len(best) > 1 else set()
 
 
 def chain_cause(vec: str, chain: list[str], cls: str, cycle: set[str]) -> str:
@@ -150,11 +115,15 @@ def chain_cause(vec: str, chain: list[str], cls: str, cycle: set[str]) -> str:
     return "direct take"
 
 
+def causes_of(blame: list[dict[str, list[list[str]]]]) -> list[dict[str, list[str]]]:
+    """section_blame()'s causes without their classes."""
+    return [{v: [c for c, _cls in found] for v, found in mine.items()} for mine in blame]
+
+
 def section_causes(data: dict[str, Any], cycle: set[str] | None = None) -> list[dict[str, list[str]]]:
     """Per section of data["sections"], per vector of its mask (IRQ_POLL,
     which has no handler, aside), the causes, least removable first."""
-    return [{v: [c for c, _cls in found] for v, found in mine.items()}
-            for mine in section_blame(data, cycle)]
+    return causes_of(section_blame(data, cycle))
 
 
 def encode(mine: dict[str, list[list[str]]]) -> str:
@@ -305,7 +274,7 @@ def report(data: dict[str, Any], blame: list[dict[str, list[list[str]]]], ncycle
            hot: list[str] | None = None) -> str:
     """The report (markdown): the table for every section (or prefix's),
     and for net/ too, and the hot sections' rows."""
-    causes = [{v: [c for c, _cls in found] for v, found in mine.items()} for mine in blame]
+    causes = causes_of(blame)
     md = ["# Why each vector is in each section's mask", "",
           f"From `{source}` (`scripts/analysis/imprecision.py`); the largest"
           f" lock-order component has {ncycle} classes. Per (section, vector)"

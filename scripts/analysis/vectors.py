@@ -830,23 +830,31 @@ class Analysis:
                 continue
             for val in vals:
                 other |= self.fnodes(val)
+        # one pass over the calls: the queueing APIs' objects, and per
+        # setup call its objects and the callbacks it gives
+        apis = {api: idx for per_vec in rules.LIST_DISPATCH.values()
+                for api, idx in per_vec.values()}
+        queued: dict[str, list[tuple[set[str], bool]]] = defaultdict(list)
+        setups: list[tuple[set[str], bool, set[str]]] = []
+        for call in w.calls:
+            name = w.fname(call[1])
+            args = call[3]
+            if name in apis:
+                idx = apis[name]
+                queued[name].append(objects(args[idx] if idx < len(args) else ""))
+            rule = rules.LIST_SETUP.get(name)
+            if rule:
+                fns = self.fnodes(args[rule[1]]) if rule[1] < len(args) and args[rule[1]] else set()
+                o, unk = objects(args[rule[0]] if rule[0] < len(args) else "")
+                setups.append((o, unk, fns))
         for disp, per_vec in rules.LIST_DISPATCH.items():
-            for v, (api, idx) in per_vec.items():
-                objs: set[str] = set()
-                unknown = False
-                calls = 0
-                for call in w.calls:
-                    if w.fname(call[1]) != api:
-                        continue
-                    calls += 1
-                    o, unk = objects(call[3][idx] if idx < len(call[3]) else "")
-                    objs |= o
-                    unknown |= unk
-                if not calls:
+            for v, (api, _idx) in per_vec.items():
+                if not queued.get(api):
                     self.list_skip[(disp, v)] = True
                     continue
-                if unknown:
+                if any(unk for _o, unk in queued[api]):
                     continue
+                objs: set[str] = set().union(*(o for o, _unk in queued[api]))
                 mine: set[str] = set(other)
                 theirs: set[str] = set()
                 for g, fns in static.items():
@@ -854,13 +862,7 @@ class Analysis:
                         mine |= fns
                     else:
                         theirs |= fns
-                for call in w.calls:
-                    rule = rules.LIST_SETUP.get(w.fname(call[1]))
-                    if not rule:
-                        continue
-                    args = call[3]
-                    fns = self.fnodes(args[rule[1]]) if rule[1] < len(args) and args[rule[1]] else set()
-                    o, unk = objects(args[rule[0]] if rule[0] < len(args) else "")
+                for o, unk, fns in setups:
                     if unk or o & objs:
                         mine |= fns
                     else:
@@ -2990,7 +2992,7 @@ def write_outputs(a: Analysis, out: str, world: str, t0: float) -> str:
     blame = imprecision.section_blame(data, comp_names)
     for sec, mine in zip(data["sections"], blame):
         sec["causes"] = mine
-    causes = imprecision.section_causes(data, comp_names)
+    causes = imprecision.causes_of(blame)
     with open(os.path.join(out, "imprecision.md"), "w", encoding="utf-8") as f:
         f.write(imprecision.report(data, blame, len(comp_names), "vectors.json"))
     with open(os.path.join(out, "vectors.json"), "w", encoding="utf-8") as f:

@@ -329,7 +329,7 @@ def imprecision_block(data: dict[str, Any], summary: str, prefix: str,
     if not secs or not all("causes" in s for s in secs):
         return []
     blame = [imprecision.decode(s["causes"]) for s in secs]
-    causes = [{v: [c for c, _cls in f] for v, f in mine.items()} for mine in blame]
+    causes = imprecision.causes_of(blame)
     m = re.search(r"^imprecision: largest lock-order component (\d+)", summary, re.M)
     out = ["", "## Why the masks are wide", "",
            "From `scripts/analysis/imprecision.py`: per (section, vector) pair of the"
