@@ -57,7 +57,7 @@ fi
 # series' KUnit suite built in (bench.config).  The lockdep kernels of the
 # core suite never run that path; this boot is where the suite checks it.
 sed -f scripts/bench/nolockdep.sed scripts/kconfig/guest.config >"$logs/guest-nolockdep.config"
-frags=${BENCH_TEST_KFRAGMENTS:-"$logs/guest-nolockdep.config $TOP/scripts/bench/tracing.config $TOP/scripts/bench/bench.config $TOP/scripts/bench/bench-kunit.config"}
+frags=${BENCH_TEST_KFRAGMENTS:-"$logs/guest-nolockdep.config $TOP/scripts/bench/tracing.config $TOP/scripts/bench/e2e-devices.config $TOP/scripts/bench/bench.config $TOP/scripts/bench/bench-kunit.config"}
 expect_status "benchmark patch applies on core (tag bench)" 0 "$logs/apply.log" \
 	scripts/kernel/apply-patches.sh scripts/bench core bench
 expect_status "bench kernel builds" 0 "$logs/build.log" \
@@ -115,30 +115,38 @@ expect_status "summarizer accepts the tiny run (all lines, sane figures)" 0 "$lo
 expect_grep "table has the local_bh_disable_mask row" '^\| local_bh_disable_mask \| pending \| [0-9.]+ ' "$logs/smoke/bench.md"
 expect_bench_verdicts "$logs/smoke/bench.md"
 expect_grep "table has the masked 100 us row" '^\| TASKLET \| 100 \| mask \| ' "$logs/smoke/bench.md"
-# The end-to-end path of make bench-e2e, one short round, on the campaign
-# kernels that make check built before this suite (the bench kernel when
-# they are missing): it measures nothing, it checks that every piece runs
-# and that the lock-debugging kernels stay quiet under it (but for the
-# KUnit misuse WARNING, which boot-kernel.sh excuses in campaign-net).
-k_base=campaign k_net=campaign-net
-[ -f "$OUT/build/$k_base/bzImage" ] || k_base=bench
-[ -f "$OUT/build/$k_net/bzImage" ] || k_net=bench
+# The end-to-end path of make bench-e2e, on the same kernel (it has the
+# virtio-blk driver and the tracepoints): one untraced and one traced boot
+# of 2 s. It measures nothing; it checks that the victim disk is placed,
+# that its BLOCK raises and the soft hrtimers' HRTIMER raises happen in
+# hard irq (run-bench-e2e.sh fails otherwise), that the trace comes out
+# through its disk and that the summary's tables are filled.
 e2e="$logs/e2e"
-expect_status "end-to-end smoke: one round of $k_base and $k_net" 0 "$logs/e2e.log" \
-	env E2E_ROUNDS=1 E2E_SECS=2 E2E_BLAME= RESULTS="$e2e" BENCH_TIMEOUT=600 \
-	scripts/bench/run-bench-e2e.sh "base=$k_base" "net=$k_net"
-for k in base net; do
-	c="$e2e/raw/e2e/$k-r1.txt"
+expect_status "end-to-end smoke: one untraced and one traced boot of the bench kernel" 0 "$logs/e2e.log" \
+	env E2E_ROUNDS=1 E2E_TRACE_ROUNDS=1 E2E_SECS=2 E2E_BLAME= E2E_CONTROL= E2E_SERIES=core \
+	RESULTS="$e2e" BENCH_TIMEOUT=600 scripts/bench/run-bench-e2e.sh "base=bench" "core=bench"
+for k in base-r1 core-t1; do
+	c="$e2e/raw/e2e/$k.txt"
 	[ -f "$c" ] || : >"$c"
-	expect_grep "e2e $k: BLOCK reads completed" 'VICTIMS block n=[1-9][0-9]* missed=[0-9]+ errors=0 ' "$c"
+	expect_grep "e2e $k: the disk's interrupt and the load share a CPU, the reader has the other" \
+		'BENCH-E2E placement victim=vd[a-z] irq=[0-9]+ irq_cpu=([0-9]) load_cpu=\1 reader_cpu=[0-9] place=together' "$c"
+	expect_no_grep "e2e $k: the reader is not on the interrupt's CPU" 'irq_cpu=([0-9]) .*reader_cpu=\1 ' "$c"
+	expect_grep "e2e $k: reads completed" 'VICTIMS block n=[1-9][0-9]* missed=[0-9]+ errors=0 ' "$c"
+	expect_grep "e2e $k: BLOCK ran on the interrupt's CPU" 'BENCH-E2E softirqs cpu=[0-9] vec=BLOCK count=[1-9]' "$c"
 	expect_grep "e2e $k: the paced flow moved data" 'VICTIMS paced bytes=[1-9]' "$c"
 	for p in loopback veth veth6; do
 		expect_grep "e2e $k: traffic on $p at the same time" "TRAFFIC path=$p proto=tcp .* lost=0 " "$c"
 	done
-	expect_grep "e2e $k: the plan ended" 'BENCH-E2E-END' "$c"
-	expect_grep "e2e $k: the guest's step limit is the host's less a minute" \
-		'Command line: .* step_timeout=540 ' "$c"
+	expect_grep "e2e $k: the plan ended" 'BENCH-E2E-END$' "$c"
+	expect_grep "e2e $k: the host's load recorded" '^HOST-LOAD before=[0-9.]+,' "$c"
 done
-expect_grep "e2e summary judges the BLOCK target" '^- BLOCK p99 base / net = [0-9.]+ / [0-9.]+ µs' "$e2e/e2e.md"
-expect_grep "e2e summary has the BLOCK p99 row" '^\| BLOCK read latency p99, µs \| [0-9.]+ \| [0-9.]+ \|$' "$e2e/e2e.md"
+expect_grep "e2e: the untraced round traced nothing" 'BENCH-E2E trace=off lost=0 bytes=0 disk=none' "$e2e/raw/e2e/base-r1.txt"
+expect_grep "e2e: the traced boot wrote its trace to its disk" \
+	'BENCH-E2E trace=on lost=0 bytes=[1-9][0-9]* disk=vd[a-z]' "$e2e/raw/e2e/core-t1.txt"
+md="$e2e/e2e.md"
+expect_grep "e2e summary has the read latency row" '^\| read latency p99, µs \| [0-9.]+ \|' "$md"
+expect_grep "e2e summary has BLOCK raised in hard irq only" '^\| BLOCK waits \(hard irq raises / all raises\) \| ([1-9][0-9]*) / \1 \|$' "$md"
+expect_grep "e2e summary has HRTIMER raised in hard irq only" '^\| HRTIMER waits \(hard irq raises / all raises\) \| ([1-9][0-9]*) / \1 \|$' "$md"
+expect_grep "e2e summary splits the tail" '^\| named \| [0-9.]+% \|$' "$md"
+expect_grep "e2e summary says who served" '^\| core \| BLOCK \(all\) \| [1-9][0-9]* \| ' "$md"
 tally

@@ -23,7 +23,8 @@
 #         BENCH_DEFER_MS (2000: each deferral run), BENCH_ICOUNT_ROUNDS (3;
 #         0 skips the -icount boots), BENCH_VARIANT (bench),
 #         BENCH_KFRAGMENTS (default: guest.config without lockdep +
-#         tracing.config + bench.config; the series' kernels add
+#         tracing.config + e2e-devices.config + bench.config (the test
+#         suite boots the end-to-end smoke on the same kernel); the series' kernels add
 #         bench-kunit.config), BENCH_BUILD (1; 0 boots the kernels already
 #         built), BENCH_BASE (1; 0 measures the series alone), BENCH_SIZES
 #         (1; 0 skips bench-net and the size table), BENCH_TIMEOUT (1800 s),
@@ -76,7 +77,7 @@ t_start=$SECONDS
 # The guest fragment without lock debugging, derived from guest.config so
 # that both stay in step; build-kernel.sh checks every option landed.
 sed -f "$bench/nolockdep.sed" "$TOP/scripts/kconfig/guest.config" >"$res/guest-nolockdep.config"
-KFRAGMENTS=${BENCH_KFRAGMENTS:-"$res/guest-nolockdep.config $bench/tracing.config $bench/bench.config"}
+KFRAGMENTS=${BENCH_KFRAGMENTS:-"$res/guest-nolockdep.config $bench/tracing.config $bench/e2e-devices.config $bench/bench.config"}
 series_frags="$KFRAGMENTS $bench/bench-kunit.config"
 
 # The objects a conversion changed, as build-folder paths (.o)

@@ -3,11 +3,11 @@
  * softirq-victims: the work that waits for other softirq vectors while the
  * network is busy, for the end-to-end benchmark (scripts/guest/bench-e2e).
  *
- * - BLOCK: 4 KiB O_DIRECT reads of a null_blk device at a fixed rate, one
- *   at a time. With irqmode=1 and one hardware queue null_blk completes
- *   each request in BLOCK_SOFTIRQ, so the time from submission to
- *   completion is mostly the time that vector waits. A read that is late
- *   for its slot skips the slots it missed (no catch-up burst).
+ * - BLOCK: 4 KiB O_DIRECT reads of a block device at a fixed rate, one at
+ *   a time. The benchmark gives a virtio-blk disk with one hardware queue
+ *   and rq_affinity 0, whose interrupt raises BLOCK_SOFTIRQ to complete
+ *   the request, on the interrupt's CPU. A read that is late for its slot
+ *   skips the slots it missed (no catch-up burst).
  * - HRTIMER: a TCP flow over loopback with SO_MAX_PACING_RATE, so that
  *   TCP's internal pacing arms its soft hrtimer (tcp_pace_kick) for every
  *   few segments (1400-byte segments: a hundred or more timers a second).
@@ -16,7 +16,9 @@
  *   throws away what is still queued at the end.
  *
  * Usage: softirq-victims [-t SECONDS] [-r READS_PER_S] [-d DEVICE]
- *                        [-p PACING_BYTES_PER_S]
+ *                        [-p PACING_BYTES_PER_S] [-R CPU] [-P CPU]
+ *   -R  the CPU the reads are issued from (default: any)
+ *   -P  the CPU of the paced flow's sender and drain (default: any)
  * Prints
  *   VICTIMS block n=N missed=N errors=N
  *   VICTIMS block-us V V V ...      (per-read latency in µs, 32 per line)
@@ -31,6 +33,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +50,7 @@ static double seconds = 5;
 static long rate = 200;
 static const char *device = "/dev/nullb0";
 static long pacing = 524288;
+static int reader_cpu = -1, paced_cpu = -1;
 static volatile int stop;
 
 static uint64_t now_ns(void)
@@ -64,6 +68,23 @@ static void sleep_until(uint64_t ns)
 
 	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
 		;
+}
+
+/* Keep the calling thread on @cpu (nothing for -1); 0 on success */
+static int pin(int cpu, const char *who)
+{
+	cpu_set_t set;
+
+	if (cpu < 0)
+		return 0;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set)) {
+		fprintf(stderr, "softirq-victims: cannot keep the %s on CPU %d: %s\n",
+			who, cpu, strerror(errno));
+		return -1;
+	}
+	return 0;
 }
 
 static int run_block(uint64_t end)
@@ -124,6 +145,8 @@ static void *drain(void *arg)
 	char buf[65536];
 	ssize_t r;
 
+	if (pin(paced_cpu, "paced flow's drain"))
+		return NULL;
 	setsockopt(f->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 	while (now_ns() < f->end) {
 		r = read(f->fd, buf, sizeof(buf));
@@ -188,7 +211,7 @@ static void *paced_thread(void *arg)
 {
 	struct paced_arg *p = arg;
 
-	p->bytes = run_paced(p->end);
+	p->bytes = pin(paced_cpu, "paced flow") ? -1 : run_paced(p->end);
 	return NULL;
 }
 
@@ -205,13 +228,26 @@ static long number(const char *s, const char *what)
 	return v;
 }
 
+static int cpu_number(const char *s, const char *what)
+{
+	char *e;
+	long v = strtol(s, &e, 10);
+
+	if (*s == '\0' || *e != '\0' || v < 0 || v >= CPU_SETSIZE) {
+		fprintf(stderr, "softirq-victims: %s must be a CPU number, not '%s'\n",
+			what, s);
+		exit(2);
+	}
+	return v;
+}
+
 int main(int argc, char **argv)
 {
 	struct paced_arg p;
 	pthread_t t;
 	int opt, rc;
 
-	while ((opt = getopt(argc, argv, "t:r:d:p:")) != -1) {
+	while ((opt = getopt(argc, argv, "t:r:d:p:R:P:")) != -1) {
 		switch (opt) {
 		case 't':
 			seconds = number(optarg, "-t SECONDS");
@@ -225,8 +261,14 @@ int main(int argc, char **argv)
 		case 'p':
 			pacing = number(optarg, "-p PACING_BYTES_PER_S");
 			break;
+		case 'R':
+			reader_cpu = cpu_number(optarg, "-R CPU");
+			break;
+		case 'P':
+			paced_cpu = cpu_number(optarg, "-P CPU");
+			break;
 		default:
-			fprintf(stderr, "usage: softirq-victims [-t SECONDS] [-r READS_PER_S] [-d DEVICE] [-p PACING_BYTES_PER_S]\n");
+			fprintf(stderr, "usage: softirq-victims [-t SECONDS] [-r READS_PER_S] [-d DEVICE] [-p PACING_BYTES_PER_S] [-R CPU] [-P CPU]\n");
 			return 2;
 		}
 	}
@@ -239,7 +281,7 @@ int main(int argc, char **argv)
 		perror("softirq-victims: pthread_create");
 		return 1;
 	}
-	rc = run_block(p.end);
+	rc = pin(reader_cpu, "reader") ? 1 : run_block(p.end);
 	stop = 1;
 	pthread_join(t, NULL);
 	printf("VICTIMS paced bytes=%lld rate=%ld\n", p.bytes, pacing);
