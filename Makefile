@@ -90,9 +90,12 @@ bisect: ## first bad commit in GOOD..BAD with TEST=boot|kunit|traffic (git bisec
 bench: deps tree series initramfs ## overhead, latency and deferral benchmarks in QEMU: pristine 6.1 vs the series (tags bench-base, bench, bench-net); writes results/
 	@$(S)/bench/run-bench.sh
 
-bench-e2e: deps tree series initramfs ## other vectors under network load, base vs core vs converted, interleaved rounds (E2E_ROUNDS=5); results/e2e.md
+bench-e2e: deps tree series initramfs ## block completions and soft hrtimers raised in hard irq under network load: base, defer, core, net, hand; interleaved rounds; results/e2e.md
 	@$(S)/bench/build-e2e-kernels.sh
 	@$(S)/bench/run-bench-e2e.sh $(KERNELS)
+	@# the hand masks are not wrong: the hand kernel with lockdep, under the load
+	@$(S)/bench/build-e2e-kernels.sh e2e-hand-lockdep
+	@$(S)/kernel/boot-kernel.sh e2e-hand-lockdep e2e-load
 
 cocci-test: ## semantic patch tests (tests/NAME.c -> NAME.res)
 	@tests/test-cocci.sh

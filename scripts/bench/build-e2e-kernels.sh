@@ -53,7 +53,7 @@ printf '%s\n' '# build-e2e-kernels.sh: name the sections that hold vectors back'
 	'CONFIG_SOFTIRQ_BH_BLAME=y' 'CONFIG_UNWINDER_FRAME_POINTER=y' >"$cfg/blame.config"
 common="$cfg/guest-nolockdep.config $TOP/scripts/kconfig/campaign.config $bench/tracing.config $bench/e2e-devices.config"
 # The deferral alone: the first patch of the core series on base
-first=$(sed 's/#.*//; /^[[:space:]]*$/d' "$TOP/core-patches/series" | head -n 1)
+first=$(sed 's/#.*//; /^[[:space:]]*$/d' "$TOP/core-patches/series" | first_lines 1)
 if [ -z "$first" ] || [ ! -f "$TOP/core-patches/$first" ]; then
 	die e2e-build "core-patches/series names no first patch" 2
 fi

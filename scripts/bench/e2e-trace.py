@@ -50,6 +50,7 @@ import statistics
 import sys
 from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
 VECTORS = ["HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET",
            "SCHED", "HRTIMER", "RCU"]
@@ -96,16 +97,16 @@ class Cpu:
     """What the sweep knows about one CPU between two of its events."""
 
     def __init__(self) -> None:
-        self.last = None          # time of the CPU's last event
+        self.last: float | None = None  # time of the CPU's last event
         self.comm = "?"           # the task on the CPU
-        self.handler = None       # vector whose handler runs
+        self.handler: int | None = None  # vector whose handler runs
         self.ksd_waiting = False  # ksoftirqd runnable, not on the CPU
         self.ksd_on = False       # ksoftirqd on the CPU
         self.bh_off = False       # the task has BH disabled
         self.irqs_off = False     # the task has interrupts disabled
         self.in_irq = False       # inside a traced interrupt handler
-        self.pass_by = None       # who started the softirq pass under way
-        self.prev_ev = None       # the last event and its context
+        self.pass_by = "?"        # who started the softirq pass under way
+        self.prev_ev = ""         # the last event and its context
         self.prev_ctx = "."
 
     def piece(self, ev: str, ctx: str) -> tuple[str, str]:
@@ -131,10 +132,10 @@ class Cpu:
         return "c2", "nothing traced (vCPU absent?)"
 
 
-def analyse(lines: list[str], victims: list[int]) -> dict:
+def analyse(lines: list[str], victims: list[int]) -> dict[str, Any]:
     cpus: dict[int, Cpu] = defaultdict(Cpu)
-    raised: dict[tuple[int, int], dict] = {}   # (cpu, vec) -> open wait
-    waits: list[dict] = []
+    raised: dict[tuple[int, int], dict[str, Any]] = {}   # (cpu, vec) -> open wait
+    waits: list[dict[str, Any]] = []
     delays: dict[str, list[float]] = defaultdict(list)
     runs: dict[str, list[float]] = defaultdict(list)
     entry_at: dict[int, tuple[int, float]] = {}
@@ -146,7 +147,8 @@ def analyse(lines: list[str], victims: list[int]) -> dict:
     hr_fn: dict[str, int] = defaultdict(int)
     events = 0
     lost = 0
-    first = last = None
+    first: float | None = None
+    last = 0.0
     for line in lines:
         if line.startswith("#"):
             m = re.search(r"entries-in-buffer/entries-written: (\d+)/(\d+)", line)
@@ -243,11 +245,11 @@ def analyse(lines: list[str], victims: list[int]) -> dict:
             if (fn == "local_bh_disable" or fn.endswith("_bh")) and par not in ("", "0x0"):
                 fn = f"{par}/{fn}"
             try:
-                held = int(f.get("held_ns", "0")) / 1e9
+                held_s = int(f.get("held_ns", "0")) / 1e9
                 masked = int(f.get("masked", "0x3ff"), 16)
             except ValueError:
-                held, masked = 0.0, 0x3ff
-            stretches[c].append((ts - held, ts, fn, masked))
+                held_s, masked = 0.0, 0x3ff
+            stretches[c].append((ts - held_s, ts, fn, masked))
         elif ev == "hrtimer_start":
             f = kv(rest)
             if "SOFT" in f.get("mode", "") and re.fullmatch(r"[0-9a-f]+", f.get("hrtimer", "")):
@@ -310,8 +312,8 @@ def analyse(lines: list[str], victims: list[int]) -> dict:
             "parts": {cat: {k: round(x, 2) for k, x in lab.items()} for cat, lab in parts.items()},
         })
     held: dict[str, list[float]] = defaultdict(list)
-    for v in stretches.values():
-        for s0, s1, fn, _ in v:
+    for per_cpu in stretches.values():
+        for s0, s1, fn, _ in per_cpu:
             held[fn].append((s1 - s0) * 1e6)
     top = sorted(held.items(), key=lambda kvp: -sum(kvp[1]))[:15]
     return {

@@ -93,7 +93,7 @@ for spec in "${specs[@]}"; do
 done
 control=${E2E_CONTROL-${labels[0]},${labels[${#labels[@]} - 1]}}
 for c in ${control//,/ }; do
-	printf '%s\n' "${labels[@]}" | grep -qx -- "$c" || die bench-e2e "E2E_CONTROL names '$c', which is not a label of this run" 2
+	printf '%s\n' "${labels[@]}" | has_line "^$c\$" || die bench-e2e "E2E_CONTROL names '$c', which is not a label of this run" 2
 done
 blame=${E2E_BLAME-e2e-blame}
 blame_kernel=""

@@ -41,7 +41,9 @@ import tempfile
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Callable, Iterable
 
+Json = dict[str, Any]
 STAMP = re.compile(r"^\[ *[0-9.]+\] ")
 CATS = [("a", "a: behind a BH-disabled stretch"),
         ("b", "b: behind a softirq handler"),
@@ -136,8 +138,14 @@ def problems(run: Run) -> list[str]:
     return out
 
 
-def spread(values: list[float], digits: int = 1) -> str:
+def nums(values: Iterable[float | None]) -> list[float]:
+    """The values that are there."""
+    return [v for v in values if v is not None]
+
+
+def spread(values: Iterable[float | None], digits: int = 1) -> str:
     """Median and range of per-round values."""
+    values = nums(values)
     if not values:
         return "-"
     med = statistics.median(values)
@@ -148,17 +156,17 @@ def spread(values: list[float], digits: int = 1) -> str:
 
 # ---- traced boots ----------------------------------------------------------
 
-def waits_of(traces: list[dict], vec: str) -> list[dict]:
+def waits_of(traces: list[Json], vec: str) -> list[Json]:
     return [w for t in traces for w in t["waits"] if w["vec"] == vec and w["ctx"] == "hardirq"]
 
 
-def tail(waits: list[dict], q: float = 99) -> list[dict]:
+def tail(waits: list[Json], q: float = 99) -> list[Json]:
     """The waits at or above the q-th percentile of their lengths."""
     cut = pct([w["us"] for w in waits], q)
     return [] if cut is None else [w for w in waits if w["us"] >= cut]
 
 
-def split(waits: list[dict]) -> tuple[float, dict[str, float], dict[str, dict[str, float]]]:
+def split(waits: list[Json]) -> tuple[float, dict[str, float], dict[str, dict[str, float]]]:
     """Total wait, per category, and per category and label."""
     total = sum(w["us"] for w in waits)
     cat: dict[str, float] = defaultdict(float)
@@ -210,9 +218,9 @@ def main(argv: list[str]) -> int:
             print(f"summarize-e2e: bad --run '{spec}' (LABEL=CONSOLE, an existing file)", file=sys.stderr)
             return 2
         kernels.setdefault(label, []).append(parse(label, path))
-    traced: dict[str, list[dict]] = {}
-    control: dict[str, dict] = {}
-    blame = None
+    traced: dict[str, list[Json]] = {}
+    control: dict[str, Json] = {}
+    blame: Json | None = None
     for spec in args.trace:
         name, _, path = spec.partition("=")
         try:
@@ -249,7 +257,7 @@ def main(argv: list[str]) -> int:
                 issues.append(f"{label}: the trace lost {t['lost']} events (a larger buffer_size_kb?)")
 
     def read_p99(label: str) -> list[float]:
-        return [pct(r.block_us, 99) for r in kernels.get(label, []) if r.block_us]
+        return nums(pct(r.block_us, 99) for r in kernels.get(label, []))
 
     best = None
     if series:
@@ -287,8 +295,8 @@ def main(argv: list[str]) -> int:
         out.append(ratio_line("BLOCK raise-to-entry p99", trace_p(base, "BLOCK", 99),
                               trace_p(best, "BLOCK", 99), "µs"))
         out.append(ratio_line("soft hrtimer lateness p99", hr_p(base, 99), hr_p(best, 99), "µs"))
-        bt = [r.tcp_mbps() for r in kernels.get(base, []) if r.tcp_mbps()]
-        xt = [r.tcp_mbps() for r in kernels.get(best, []) if r.tcp_mbps()]
+        bt = nums(r.tcp_mbps() for r in kernels.get(base, []))
+        xt = nums(r.tcp_mbps() for r in kernels.get(best, []))
         if bt and xt:
             d = 100 * (statistics.median(xt) / statistics.median(bt) - 1)
             out.append(f"- TCP throughput {base} / {best} = {statistics.median(bt):.1f} / "
@@ -305,13 +313,45 @@ def main(argv: list[str]) -> int:
         out.append("- no kernel of the series in this run: nothing to judge")
     out.append("")
 
+    # ---- what each mechanism won: every kernel against the base
+    others = [k for k in labels if k != base]
+    if base in labels and others:
+        def med(values: Iterable[float | None]) -> float | None:
+            vals = nums(values)
+            return statistics.median(vals) if vals else None
+        metrics: list[tuple[str, Callable[[str], float | None]]] = [
+            ("read latency p99 (untraced rounds)", lambda k: med(read_p99(k))),
+            ("TCP MB/s (untraced rounds)", lambda k: med([r.tcp_mbps() for r in kernels.get(k, [])])),
+            ("BLOCK raise-to-entry p99 (traced)", lambda k: trace_p(k, "BLOCK", 99)),
+            ("HRTIMER raise-to-entry p99 (traced)", lambda k: trace_p(k, "HRTIMER", 99)),
+            ("soft hrtimer lateness p99 (traced)", lambda k: hr_p(k, 99)),
+        ]
+        out += ["## Each kernel against the base", "",
+                f"`{base}` / kernel (above 1: the kernel is faster; for throughput, kernel / `{base}`). "
+                "defer against base is what deferral wins; hand against core or net is what masking the "
+                "hot sections would win.", "",
+                "| | " + " | ".join(others) + " |", "|---|" + "---|" * len(others)]
+        for name, get in metrics:
+            b = get(base)
+            cells = []
+            for k in others:
+                x = get(k)
+                if b is None or x is None or b <= 0 or x <= 0:
+                    cells.append("-")
+                elif name.startswith("TCP"):
+                    cells.append(f"{x / b:.2f}x")
+                else:
+                    cells.append(f"{b / x:.2f}x")
+            out.append(f"| {name} | " + " | ".join(cells) + " |")
+        out.append("")
+
     # ---- latency rounds
     if kernels:
         out += ["## Latency rounds (no tracing)", "",
                 "Median over the rounds [range]; read latency from the reader (submission to completion).", "",
                 "| | " + " | ".join(k for k in labels if k in kernels) + " |",
                 "|---|" + "---|" * sum(1 for k in labels if k in kernels)]
-        rows = [
+        rows: list[tuple[str, Callable[[list[Run]], str]]] = [
             ("rounds", lambda rs: str(len(rs))),
             ("read latency p50, µs", lambda rs: spread([pct(r.block_us, 50) for r in rs if r.block_us])),
             ("read latency p99, µs", lambda rs: spread([pct(r.block_us, 99) for r in rs if r.block_us])),
@@ -325,8 +365,8 @@ def main(argv: list[str]) -> int:
             ("host load average before", lambda rs: spread(
                 [float(r.host["before"].split(",")[0]) for r in rs if "before" in r.host], 2)),
         ]
-        for name, get in rows:
-            out.append(f"| {name} | " + " | ".join(get(kernels[k]) for k in labels if k in kernels) + " |")
+        for name, cell in rows:
+            out.append(f"| {name} | " + " | ".join(cell(kernels[k]) for k in labels if k in kernels) + " |")
         out.append("")
 
     # ---- traced boots
@@ -467,9 +507,9 @@ def main(argv: list[str]) -> int:
                 "| kernel | BLOCK raise-to-entry p50 / p99, µs | placed (together) p99 | soft hrtimer lateness p99 |",
                 "|---|---|---|---|"]
         for k, t in control.items():
-            ws = [w["us"] for w in waits_of([t], "BLOCK")]
+            cw: list[float] = [w["us"] for w in waits_of([t], "BLOCK")]
             hl = t["hrtimer_late_us"]
-            out.append(f"| {k} | {fmt(pct(ws, 50))} / {fmt(pct(ws, 99))} | {fmt(trace_p(k, 'BLOCK', 99))} | "
+            out.append(f"| {k} | {fmt(pct(cw, 50))} / {fmt(pct(cw, 99))} | {fmt(trace_p(k, 'BLOCK', 99))} | "
                        f"{fmt(pct(hl, 99))} |")
         out.append("")
     if issues:
