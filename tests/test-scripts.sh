@@ -266,7 +266,10 @@ expect_grep "ksoftirqd runnable while guest-traffic held the CPU is c1, with tha
 expect_grep "another vector's handler is b" '^  part HRTIMER b softirq NET_RX = 490.0$' "$e2e/t.txt"
 expect_grep "a BLOCK raise on an idle CPU is served at the interrupt's exit" \
 	'^wait BLOCK cpu=0 us=20.0 by=interrupt exit$' "$e2e/t.txt"
-expect_grep "raise contexts counted" '^raise_ctx {"BLOCK": {"hardirq": 2}, "HRTIMER": {"hardirq": 1}}$' "$e2e/t.txt"
+expect_grep "a BLOCK raise whose interrupt came with BH off waits for the task's BH enable" \
+	'^wait BLOCK cpu=1 us=90.0 by=BH enable in a task$' "$e2e/t.txt"
+expect_grep "and that wait is a stretch of the interrupted task" '^  part BLOCK a stretch in softirq-victims = 80.0$' "$e2e/t.txt"
+expect_grep "raise contexts counted" '^raise_ctx {"BLOCK": {"hardirq": 3}, "HRTIMER": {"hardirq": 1}}$' "$e2e/t.txt"
 expect_grep "soft hrtimer lateness from start to expiry" '^hrtimer_late \[1520.0\]$' "$e2e/t.txt"
 expect_grep "a stretch begun in an out-of-line local_bh_disable() is named by its caller" \
 	'^stretch tcp_recvmsg/local_bh_disable n=1 total=50.0$' "$e2e/t.txt"
@@ -280,7 +283,7 @@ sed '0,/D.h2.   100.000010: softirq_raise: vec=4/s//D..2.   100.000010: softirq_
 	"$fx/trace.txt" >"$e2e/task-raise.txt"
 expect_status "e2e-trace fails a BLOCK raise outside hard irq" 1 "$logs/80t" \
 	scripts/bench/e2e-trace.py "$e2e/task-raise.txt" -o "$e2e/tr.json" --require-hardirq
-expect_grep "and says which raise" '1 of 2 BLOCK raises outside hard interrupt context' "$logs/80t"
+expect_grep "and says which raise" '1 of 3 BLOCK raises outside hard interrupt context' "$logs/80t"
 grep -v 'vec=8' "$fx/trace.txt" >"$e2e/no-hrtimer.txt"
 expect_status "e2e-trace fails a trace without a victim raise" 1 "$logs/80n" \
 	scripts/bench/e2e-trace.py "$e2e/no-hrtimer.txt" -o "$e2e/nh.json" --require-hardirq

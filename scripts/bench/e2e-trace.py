@@ -115,7 +115,7 @@ class Cpu:
             return "b", f"softirq {VECTORS[self.handler]}"
         if self.prev_ev == "softirq_exit" and ev == "softirq_entry" and ctx == "s":
             return "b", "softirq pass, between handlers"
-        if self.prev_ev in IRQ_EXITS and ev == "softirq_entry":
+        if self.prev_ev in IRQ_EXITS and ev == "softirq_entry" and not self.bh_off:
             return "c2", "interrupt exit path"
         if self.prev_ev == "softirq_bh_stretch" and ev == "softirq_entry":
             return "c2", "section end path"
@@ -194,7 +194,8 @@ def analyse(lines: list[str], victims: list[int]) -> dict[str, Any]:
                 if new_pass:
                     if KSOFTIRQD.match(comm):
                         st.pass_by = "ksoftirqd"
-                    elif st.prev_ev in IRQ_EXITS or st.prev_ctx in "hH":
+                    elif (st.prev_ev in IRQ_EXITS or st.prev_ctx in "hH") and not st.bh_off:
+                        # an interrupt that came with BH off cannot serve
                         st.pass_by = "interrupt exit"
                     elif st.prev_ev == "softirq_bh_stretch":
                         st.pass_by = "section end"
