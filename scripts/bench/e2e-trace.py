@@ -3,6 +3,7 @@
 
 Usage:
   e2e-trace.py TRACE [-o JSON] [--victims BLOCK,HRTIMER] [--require-hardirq]
+               [--keep-text FILE.gz]
 
 TRACE is the text of /sys/kernel/tracing/trace that scripts/guest/bench-e2e
 wrote to its trace disk (the disk image itself: the text between the lines
@@ -44,6 +45,7 @@ from __future__ import annotations
 
 import argparse
 import bisect
+import gzip
 import json
 import re
 import statistics
@@ -343,6 +345,7 @@ def main(argv: list[str]) -> int:
     ap.add_argument("-o", "--output", type=Path)
     ap.add_argument("--victims", default="BLOCK,HRTIMER")
     ap.add_argument("--require-hardirq", action="store_true")
+    ap.add_argument("--keep-text", type=Path, help="write the trace's text here, gzipped")
     args = ap.parse_args(argv)
     victims = []
     for name in args.victims.split(","):
@@ -356,6 +359,9 @@ def main(argv: list[str]) -> int:
     except (OSError, ValueError) as e:
         print(f"e2e-trace: cannot read the trace: {e}", file=sys.stderr)
         return 2
+    if args.keep_text:
+        with gzip.open(args.keep_text, "wt") as f:
+            f.write("\n".join(lines) + "\n")
     res = analyse(lines, victims)
     text = json.dumps(res, separators=(",", ":"))
     if args.output:

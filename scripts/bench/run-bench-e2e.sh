@@ -35,8 +35,8 @@
 #         base), E2E_BOUND (the hand-masked upper bound's label, hand),
 #         BENCH_TIMEOUT (seconds per boot, 60 * E2E_SECS + 600),
 #         RESULTS (results/ of the checkout)
-# Writes: $OUT/bench-e2e/ (initramfs with the plans, disk images, traces,
-#         their JSON), $RESULTS/e2e.md and e2e-*.png,
+# Writes: $OUT/bench-e2e/ (initramfs with the plans, the trace disk, and
+#         per traced boot traces/NAME.trace.gz and NAME.json), $RESULTS/e2e.md and e2e-*.png,
 #         $RESULTS/raw/e2e/LABEL-{rN,tN,control,blame}.txt (the consoles,
 #         with the host's load average before and after each boot)
 # Exit:   0 every boot finished its plan, every trace shows the victims
@@ -159,7 +159,8 @@ boot_one() {
 	fi
 	if [ "$3" != e2e-latency ]; then
 		local js="$res/traces/$2.json"
-		if python3 "$TOP/scripts/bench/e2e-trace.py" "$img" -o "$js" --require-hardirq 2>"$res/traces/$2.err"; then
+		if python3 "$TOP/scripts/bench/e2e-trace.py" "$img" -o "$js" --require-hardirq \
+			--keep-text "$res/traces/$2.trace.gz" 2>"$res/traces/$2.err"; then
 			traces+=(--trace "$2=$js")
 		else
 			log bench-e2e "$2: $(tail -n 3 "$res/traces/$2.err" | tr '\n' ' ')"
