@@ -38,7 +38,8 @@
 # Writes: $OUT/bench-e2e/ (initramfs with the plans, the trace disk, and
 #         per traced boot traces/NAME.trace.gz and NAME.json), $RESULTS/e2e.md and e2e-*.png,
 #         $RESULTS/raw/e2e/LABEL-{rN,tN,control,blame}.txt (the consoles,
-#         with the host's load average before and after each boot)
+#         with the host's load average before and after each boot) and
+#         NAME.json.gz (each traced boot's figures, from e2e-trace.py)
 # Exit:   0 every boot finished its plan, every trace shows the victims
 #         raised in hard irq and the summary is complete; 1 otherwise;
 #         2 bad usage.
@@ -160,18 +161,20 @@ boot_one() {
 		failed=$((failed + 1))
 	fi
 	if [ "$3" != e2e-latency ]; then
-		local js="$res/traces/$2.json"
-		if python3 "$TOP/scripts/bench/e2e-trace.py" "$img" -o "$js" --require-hardirq \
-			--keep-text "$res/traces/$2.trace.gz" 2>"$res/traces/$2.err"; then
-			traces+=(--trace "$2=$js")
-		else
+		local js="$res/traces/$2.json" tstatus=0
+		python3 "$TOP/scripts/bench/e2e-trace.py" "$img" -o "$js" --require-hardirq \
+			--keep-text "$res/traces/$2.trace.gz" 2>"$res/traces/$2.err" || tstatus=$?
+		if [ -s "$js" ]; then
+			gzip -9 -c "$js" >"$raw/$2.json.gz"
+			traces+=(--trace "$2=$raw/$2.json.gz")
+		fi
+		if [ "$tstatus" -ne 0 ]; then
 			log bench-e2e "$2: $(tail -n 3 "$res/traces/$2.err" | tr '\n' ' ')"
-			[ -s "$js" ] && traces+=(--trace "$2=$js")
 			failed=$((failed + 1))
 		fi
 	fi
 }
-rm -f "${raw:?}"/*.txt
+rm -f "${raw:?}"/*.txt "${raw:?}"/*.json.gz
 # latency rounds first, then the traced boots: each interleaved
 for r in $(seq 1 $((E2E_ROUNDS + E2E_TRACE_ROUNDS))); do
 	for i in "${!kernels[@]}"; do
