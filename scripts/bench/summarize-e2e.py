@@ -394,9 +394,10 @@ def main(argv: list[str]) -> int:
         out += ["## Blame on the tail", "",
                 "Each kernel's waits at or above its own p99, cut into pieces at the events of their CPU "
                 "(scripts/bench/e2e-trace.py): a: the task on the CPU had BH disabled; b: a softirq handler "
-                "ran; c1: ksoftirqd was runnable but not running (the gate of 6.1 kept interrupt exits and "
-                "BH enables from serving); c2: the rest. Named: everything but the pieces nothing on the "
-                "CPU explains.", ""]
+                "ran; c1: ksoftirqd was runnable but not running (on 6.1 its gate keeps interrupt exits and "
+                "BH enables from serving any vector; with deferral only a deferred vector waits for it, so "
+                "there c1 is a deferred victim or a pass left to ksoftirqd); c2: the rest. Named: everything "
+                "but the pieces nothing on the CPU explains.", ""]
         for vec in ("BLOCK", "HRTIMER"):
             out += [f"### {vec}", "", "| | " + " | ".join(tl) + " |", "|---|" + "---|" * len(tl)]
             splits = {k: split(tail(waits_of(traced[k], vec))) for k in tl}
