@@ -22,7 +22,7 @@ rule:
   direct take, field class
                      ... a class T.f: the lock in field f of every struct
                      T, where lockdep keys each init site apart
-                     (sk_buff_head.lock: every skb queue)
+                     (socket_lock_t.slock: every family's socket lock)
   direct take, indirect call
                      ... through an indirect call the points-to resolved
                      (a function pointer loaded from a field holds every

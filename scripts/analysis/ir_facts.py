@@ -28,18 +28,24 @@ import os
 import re
 import sys
 
+# Generic containers of a lock: an skb queue, a wait queue head.  The
+# lock inside one is the container's own: its class is where the
+# container sits (sock.sk_receive_queue, socket_wq.wait, a static queue),
+# as lockdep keys each queue by the site that initialises it, not one
+# class sk_buff_head.lock for every queue of the kernel.
+CONTAINERS = r"sk_buff_head|wait_queue_head|swait_queue_head"
 # Struct types whose internals are "the lock": a GEP into them keeps the
 # location of the lock object (spinlock_t -> rlock -> raw_lock).
 TRANSPARENT = re.compile(
     r"^%(struct|union)\.(spinlock|raw_spinlock|arch_spinlock_t|rwlock_t|"
     r"arch_rwlock_t|qspinlock|qrwlock|seqlock_t|seqcount|seqcount_spinlock|"
-    r"seqcount_raw_spinlock|seqcount_t|lockdep_map|anon)(\.\d+)?$")
+    r"seqcount_raw_spinlock|seqcount_t|lockdep_map|anon|" + CONTAINERS + r")(\.\d+)?$")
 # The lock types themselves: a location (field or global) of one of these
 # types is a lock, whose address the points-to solve always follows.
 LOCKTYPE = re.compile(
     r"^%(struct|union)\.(spinlock|raw_spinlock|arch_spinlock_t|rwlock_t|"
     r"arch_rwlock_t|qspinlock|qrwlock|seqlock_t|seqcount|seqcount_spinlock|"
-    r"seqcount_raw_spinlock|seqcount_t)(\.\d+)?$")
+    r"seqcount_raw_spinlock|seqcount_t|" + CONTAINERS + r")(\.\d+)?$")
 ANON_SUFFIX = re.compile(r"(%(?:struct|union)\.[\w.$]*?)\.\d+\b")
 
 ATTRS = {

@@ -181,6 +181,24 @@ static __always_inline void bit_spin_unlock(int bitnum, unsigned long *addr)
 	__atomic_fetch_and(addr, ~(1UL << bitnum), __ATOMIC_RELEASE);
 }
 
+/*
+ * ---- generic containers of a lock (include/linux/skbuff.h, wait.h) ----
+ * Their lock is the container's: lockdep keys each queue by the site
+ * that initialises it, the analysis by where the container sits.
+ */
+struct sk_buff;
+struct sk_buff_head {
+	struct sk_buff *next;
+	struct sk_buff *prev;
+	u32 qlen;
+	spinlock_t lock;
+};
+struct list_head { struct list_head *next, *prev; };
+struct wait_queue_head {
+	spinlock_t lock;
+	struct list_head head;
+};
+
 /* ---- hard interrupts (arch/x86/include/asm/irqflags.h) ---- */
 static inline void arch_local_irq_disable(void) { asm volatile("cli" : : : "memory"); }
 static inline void arch_local_irq_enable(void) { asm volatile("sti" : : : "memory"); }
