@@ -60,10 +60,28 @@ ATTR_PAREN = re.compile(
 
 TYPE_TOKEN = re.compile(r'%[-\w.$]+|%"[^"]*"|[\w.]+')
 WORD = re.compile(r"[\w]+")
-# Memory from alloc_percpu() names no per-CPU variable: one class for all
-# of it (vectors.py: percpu:alloc_percpu), given to what this_cpu_ptr()
-# and per_cpu_ptr() make of a pointer that is not a constant address.
+# Memory from alloc_percpu() names no per-CPU variable: it is named by the
+# struct the pointer given to this_cpu_ptr() or per_cpu_ptr() points into
+# (percpu:alloc_percpu:blk_rq_stat), the struct of the object a field
+# address was taken in (this_cpu_ptr(&p->f) is p's struct), or, for a
+# pointer to no struct (void *, u64 *), the generic class, which
+# vectors.py makes every such class at once.
 PERCPU_DYNAMIC = "P:alloc_percpu"
+STRUCT_PTR = re.compile(r'^(%"?(?:struct|union)\.[^*()"]+"?)\*$')
+
+
+def dynamic_percpu(pointee: str | None) -> str:
+    """The per-CPU class of alloc_percpu() memory reached through a
+    pointer into a struct of this type (None or not a named struct: the
+    generic class)."""
+    if not pointee:
+        return PERCPU_DYNAMIC
+    n = norm_type(pointee).strip('%"')
+    kind, _, name = n.partition(".")
+    if kind not in ("struct", "union") or not name or name == "anon" or \
+            name.startswith("anon."):
+        return PERCPU_DYNAMIC
+    return f"{PERCPU_DYNAMIC}:{name}"
 META_TAIL = re.compile(r"(, !\w+ ![\w.]+)+\s*$")
 META_TAIL2 = re.compile(r"(, !\w+ !\{[^}]*\})+\s*$")
 ASSIGN = re.compile(r'(%[-\w.$"]+) = (.*)$')
@@ -235,6 +253,13 @@ class TU:
         # the struct a GEP's last field step lands in, per GEP result
         self.gep_struct: dict[str, str] = {}
         self.pco_off: set[str] = set()
+        # per SSA pointer made by a GEP or a cast: the struct type of the
+        # object it points into (the GEP's base, through casts)
+        self.ptr_origin: dict[str, str] = {}
+        # pointers passed on (call arguments, stored values, returns,
+        # phi and select inputs) with their type, checked once the unit is
+        # read (a phi may name a value defined further down)
+        self.passed: list[tuple[str, str]] = []
         self._norm_structs: dict[str, list[str]] | None = None
 
     # ---- names -------------------------------------------------------
@@ -577,6 +602,23 @@ class TU:
         elif base:
             self.cons.append(["copy", node, base])
 
+    def note_origin(self, dst: str, src: str | None, src_type: str,
+                    gep: bool = False) -> None:
+        """dst points into the object src points into: keep the struct
+        type of that object (src's own origin, or src's pointee type).  A
+        GEP on a pointer to no struct (byte arithmetic on a void *) may
+        land in any object: origin "", the generic class; a cast of such
+        a pointer (the void * alloc_percpu() returns) names nothing, the
+        pointer's own type counts."""
+        if src and src in self.ptr_origin:
+            self.ptr_origin[dst] = self.ptr_origin[src]
+            return
+        m = STRUCT_PTR.match(src_type.strip())
+        if m:
+            self.ptr_origin[dst] = m.group(1)
+        elif gep:
+            self.ptr_origin[dst] = ""
+
     def is_lock_field(self, loc: str) -> bool:
         """Is the field location F:S.k of a lock type?"""
         if self._norm_structs is None:
@@ -796,6 +838,7 @@ class TU:
                 node = self.operand(fid, t, v)
                 if node:
                     self.cons.append(["copy", f"{fid}/#ret", node])
+                    self.passed.append((node, t))
             return
         if op in ("call", "tail", "musttail", "notail", "callbr", "invoke"):
             self.call(fid, dst, body, s, events, succ)
@@ -806,6 +849,7 @@ class TU:
             base = self.operand(fid, bt, bv)
             if dst:
                 self.gep(dst, parts[0], base, parts[1:])
+                self.note_origin(dst, base, bt, gep=True)
                 if "@__per_cpu_offset" in bv:
                     self.pco_addr.add(dst)
             if m and parts[0].strip().startswith("%"):
@@ -840,6 +884,8 @@ class TU:
             pt, pv = typed_operand(parts[1])
             val = self.operand(fid, vt, vv)
             ptr = self.operand(fid, pt, pv)
+            if val:
+                self.passed.append((val, vt))
             if ptr:
                 if val:
                     self.cons.append(["store", ptr, val])
@@ -852,6 +898,8 @@ class TU:
             src = self.operand(fid, t, v)
             if src and dst:
                 self.cons.append(["copy", dst, src])
+                if op in ("bitcast", "ptrtoint", "addrspacecast"):
+                    self.note_origin(dst, src, t)
             return
         if op == "phi":
             t, i = read_type(rest)
@@ -859,6 +907,7 @@ class TU:
                 src = self.operand(fid, t, vv)
                 if src and dst:
                     self.cons.append(["copy", dst, src])
+                    self.passed.append((src, t))
             return
         if op == "select":
             for p in split_top(rest)[1:]:
@@ -866,6 +915,7 @@ class TU:
                 src = self.operand(fid, t, v)
                 if src and dst:
                     self.cons.append(["copy", dst, src])
+                    self.passed.append((src, t))
             return
         if op in ("add", "sub", "or", "and", "xor"):
             r2 = re.sub(r"^((nuw|nsw|exact|disjoint) )+", "", rest)
@@ -877,10 +927,11 @@ class TU:
             # per_cpu_ptr(p, cpu): p + __per_cpu_offset[cpu]; a p that is
             # no constant address (an SSA value, fid/%x) may be memory
             # from alloc_percpu()
-            if dst and op == "add" and any(src in self.pco_off for src in srcs) and \
-                    any(src and src.startswith(f"{fid}/%") and src not in self.pco_off
-                        for src in srcs):
-                self.cons.append(["addr", dst, PERCPU_DYNAMIC])
+            if dst and op == "add" and any(src in self.pco_off for src in srcs):
+                for src in srcs:
+                    if src and src.startswith(f"{fid}/%") and src not in self.pco_off:
+                        self.cons.append(["addr", dst, dynamic_percpu(
+                            self.ptr_origin.get(src))])
             return
         if op in ("extractvalue", "insertvalue"):
             for p in split_top(rest):
@@ -946,7 +997,7 @@ class TU:
             text = cm.group(1) if cm else ""
             aargs = split_top(args_s)
             ai = 0
-            tied: list[tuple[str, str]] = []
+            tied: list[tuple[str, str, str]] = []
             reads_cpu_off = False
             for c in constraints:
                 if c.startswith("=") and "*" not in c:
@@ -966,16 +1017,19 @@ class TU:
                     # RELOC_HIDE-style laundering: asm "" "=r,0"(ptr)
                     self.cons.append(["copy", dst, node])
                 elif node and dst and c.isdigit():
-                    tied.append((node, v.strip()))
+                    tied.append((node, v.strip(), t))
                 ai += 1
             if dst and reads_cpu_off:
                 # x86 this_cpu_ptr(): asm "add %gs:this_cpu_off, reg" on
                 # the pointer, a tied operand; one that is no constant
                 # address may be memory from alloc_percpu()
-                for node, v in tied:
+                for node, v, t in tied:
                     self.cons.append(["copy", dst, node])
                     if v.startswith("%"):
-                        self.cons.append(["addr", dst, PERCPU_DYNAMIC])
+                        m = STRUCT_PTR.match(t.strip())
+                        origin = self.ptr_origin[node] if node in self.ptr_origin \
+                            else (m.group(1) if m else None)
+                        self.cons.append(["addr", dst, dynamic_percpu(origin)])
             return
         # callee: the token before the argument list
         cm = re.search(r'(@("[^"]+"|[-\w.$]+)|%[-\w.$"]+)$', head)
@@ -1036,6 +1090,7 @@ class TU:
                 if args[0] and args[1]:
                     self.cons.append(["memcpy", args[0], args[1]])
             return
+        self.passed.extend((a, t) for a, t in zip(args, atypes) if a)
         site = len(self.calls)
         self.calls.append([fid, callee_direct or "", fp or "", args, dst or "",
                            loc, proto, consts])
@@ -1091,6 +1146,29 @@ class TU:
                 i += 1
         for sym in self.functions_declared:
             self.functions.setdefault(self.gname(sym), None)
+        self.percpu_aliases()
+
+    def percpu_aliases(self) -> None:
+        """A pointer into a struct of type B that points into an object of
+        another type A (&a->b, a cast of a byte pointer: origin "") and
+        leaves the function it was made in: a callee that gives it to
+        this_cpu_ptr() names the class B for memory of type A.  Each such
+        pair [B, A] is kept; vectors.py makes the classes of a pair one
+        (or B generic, for an origin it cannot name) when B is the class
+        of some this_cpu_ptr() or per_cpu_ptr() of the world."""
+        pairs: set[tuple[str, str]] = set()
+        for node, t in self.passed:
+            origin = self.ptr_origin.get(node)
+            if origin is None:
+                continue
+            m = STRUCT_PTR.match(t.strip())
+            if not m:
+                continue        # a void * or scalar pointer: generic already
+            own = dynamic_percpu(m.group(1))
+            other = dynamic_percpu(origin) if origin else PERCPU_DYNAMIC
+            if own != other and own != PERCPU_DYNAMIC:
+                pairs.add((own, other))
+        self.pcpu_alias = sorted([a, b] for a, b in pairs)
 
     def facts(self) -> dict[Any, Any]:
         return {"tu": self.tu, "inits": self.inits, "pinits": self.pinits,
@@ -1099,7 +1177,8 @@ class TU:
                 "declared": sorted(k for k, v in self.functions.items() if not v),
                 "globals": self.globals, "fields": self.fields,
                 "cons": self.cons, "calls": self.calls, "asm": self.asm,
-                "locks": sorted(self.locklocs)}
+                "locks": sorted(self.locklocs),
+                "pcpu_alias": getattr(self, "pcpu_alias", [])}
 
 
 def main() -> int:

@@ -209,6 +209,8 @@ class World:
         self.globals: dict[str, dict[Any, Any]] = {}
         self.fieldnames: dict[str, list[Any]] = defaultdict(list)
         self.cons: list[list[Any]] = []
+        self.pcpu_alias: list[list[str]] = []
+        self.pcpu_merged = 0
         self.calls: list[list[Any]] = []
         self.fn_tu: dict[str, str] = {}
         self.locks: set[str] = set()
@@ -251,7 +253,48 @@ class World:
             self.pinits.extend((site + base, j, k) for site, j, k in d.get("pinits", ()))
             self.static_maps.extend((loc, t, name) for loc, t, name, _w in d.get("static_maps", ()))
             self.calls.extend(d["calls"])
+            self.pcpu_alias.extend(d.get("pcpu_alias", ()))
         self.declared -= set(self.functions)
+        self.widen_generic_percpu()
+
+    def widen_generic_percpu(self) -> None:
+        """alloc_percpu() memory is one class per struct it is reached as
+        (ir_facts.dynamic_percpu); a pointer to no struct (void *, u64 *)
+        may be any of it, so it points to every such class as well as to
+        the generic one, which no struct pointer points to."""
+        generic = "P:alloc_percpu"
+        named = {c[2] for c in self.cons if c[0] == "addr" and
+                 c[2].startswith(generic + ":")}
+        # A pointer of a named class B that points into an object of
+        # another struct A (ir_facts.percpu_aliases) makes B and A one
+        # class, or B generic when A cannot be told.
+        parent: dict[str, str] = {}
+
+        def find(x: str) -> str:
+            while parent.get(x, x) != x:
+                x = parent[x]
+            return x
+        for own, other in self.pcpu_alias:
+            if own not in named:
+                continue
+            a, b = find(own), find(other)
+            if a == b:
+                continue
+            # the generic class, or else the smaller name, stands for both
+            if b == generic or (a != generic and b < a):
+                a, b = b, a
+            parent[b] = a
+        rep = {t: find(t) for t in named}
+        self.pcpu_merged = sum(1 for t, r in rep.items() if r != t)
+        if any(r != t for t, r in rep.items()):
+            for c in self.cons:
+                if c[0] == "addr" and c[2] in rep:
+                    c[2] = rep[c[2]]
+        typed = sorted({r for r in rep.values() if r != generic})
+        if not typed:
+            return
+        self.cons.extend(["addr", c[1], t] for c in list(self.cons)
+                         if c[0] == "addr" and c[2] == generic for t in typed)
 
     # ---- naming ------------------------------------------------------
     def field_name(self, key: str) -> str:
