@@ -211,6 +211,7 @@ class World:
         self.cons: list[list[Any]] = []
         self.pcpu_alias: list[list[str]] = []
         self.pcpu_merged = 0
+        self.pcpu_named: set[str] = set()
         self.calls: list[list[Any]] = []
         self.fn_tu: dict[str, str] = {}
         self.locks: set[str] = set()
@@ -285,6 +286,7 @@ class World:
                 a, b = b, a
             parent[b] = a
         rep = {t: find(t) for t in named}
+        self.pcpu_named = named
         self.pcpu_merged = sum(1 for t, r in rep.items() if r != t)
         if any(r != t for t, r in rep.items()):
             for c in self.cons:
@@ -3099,6 +3101,9 @@ def write_outputs(a: Analysis, out: str, world: str, t0: float) -> str:
             "; ".join(f"{k} {v[1]:.2f}" for k, v in prec.items()),
             f"unresolved lock acquisitions reached by a vector: "
             f"{sum(len(x) for x in a.unresolved_in.values())}",
+            "alloc_percpu() classes (one per struct; joined by an embedded "
+            f"struct passed on): {len(a.w.pcpu_named)}, {a.w.pcpu_merged} of "
+            "them joined to another or made generic",
             f"overrides: {len(a.overrides)} given, {len(a.cut_used)} call edges cut"]
     summ += imprecision.summary_lines(data, causes, comp_names)
     summ.append(f"time: {time.time() - t0:.1f}s")
