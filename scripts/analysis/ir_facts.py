@@ -61,13 +61,16 @@ ATTR_PAREN = re.compile(
 TYPE_TOKEN = re.compile(r'%[-\w.$]+|%"[^"]*"|[\w.]+')
 WORD = re.compile(r"[\w]+")
 # Memory from alloc_percpu() names no per-CPU variable: it is named by the
-# struct the pointer given to this_cpu_ptr() or per_cpu_ptr() points into
-# (percpu:alloc_percpu:blk_rq_stat), the struct of the object a field
+# type the pointer given to this_cpu_ptr() or per_cpu_ptr() points to
+# (percpu:alloc_percpu:blk_rq_stat, percpu:alloc_percpu:i32 for the s32
+# counters of a percpu_counter), the struct of the object a field
 # address was taken in (this_cpu_ptr(&p->f) is p's struct), or, for a
-# pointer to no struct (void *, u64 *), the generic class, which
-# vectors.py makes every such class at once.
+# pointer that may point anywhere (a void * or byte pointer, or one cast
+# from such a pointer that is not alloc_percpu()'s own result), the
+# generic class, which vectors.py makes every such class at once.
 PERCPU_DYNAMIC = "P:alloc_percpu"
-STRUCT_PTR = re.compile(r'^(%"?(?:struct|union)\.[^*()"]+"?)\*$')
+TYPED_PTR = re.compile(r'^(%"?(?:struct|union)\.[^*()"]+"?|i16|i32|i64)\*$')
+PERCPU_ALLOCATORS = {"__alloc_percpu", "__alloc_percpu_gfp"}
 
 
 def dynamic_percpu(pointee: str | None) -> str:
@@ -77,6 +80,8 @@ def dynamic_percpu(pointee: str | None) -> str:
     if not pointee:
         return PERCPU_DYNAMIC
     n = norm_type(pointee).strip('%"')
+    if n in ("i16", "i32", "i64"):
+        return f"{PERCPU_DYNAMIC}:{n}"
     kind, _, name = n.partition(".")
     if kind not in ("struct", "union") or not name or name == "anon" or \
             name.startswith("anon."):
@@ -253,9 +258,11 @@ class TU:
         # the struct a GEP's last field step lands in, per GEP result
         self.gep_struct: dict[str, str] = {}
         self.pco_off: set[str] = set()
-        # per SSA pointer made by a GEP or a cast: the struct type of the
-        # object it points into (the GEP's base, through casts)
+        # per SSA pointer made by a GEP or a cast: the type of the object
+        # it points into (the GEP's base, through casts; "": any)
         self.ptr_origin: dict[str, str] = {}
+        # results of alloc_percpu() (a void * the caller casts to its type)
+        self.percpu_allocs: set[str] = set()
         # pointers passed on (call arguments, stored values, returns,
         # phi and select inputs) with their type, checked once the unit is
         # read (a phi may name a value defined further down)
@@ -604,19 +611,19 @@ class TU:
 
     def note_origin(self, dst: str, src: str | None, src_type: str,
                     gep: bool = False) -> None:
-        """dst points into the object src points into: keep the struct
-        type of that object (src's own origin, or src's pointee type).  A
-        GEP on a pointer to no struct (byte arithmetic on a void *) may
-        land in any object: origin "", the generic class; a cast of such
-        a pointer (the void * alloc_percpu() returns) names nothing, the
-        pointer's own type counts."""
+        """dst points into the object src points into: keep the type of
+        that object (src's own origin, or src's pointee type).  A GEP on,
+        or a cast of, a pointer to no named type (byte arithmetic on a
+        void *, a void * loaded from memory) may point into any object:
+        origin "", the generic class; only the void * that alloc_percpu()
+        returns names nothing, so the type it is cast to counts."""
         if src and src in self.ptr_origin:
             self.ptr_origin[dst] = self.ptr_origin[src]
             return
-        m = STRUCT_PTR.match(src_type.strip())
+        m = TYPED_PTR.match(src_type.strip())
         if m:
             self.ptr_origin[dst] = m.group(1)
-        elif gep:
+        elif gep or (src and "/%" in src and src not in self.percpu_allocs):
             self.ptr_origin[dst] = ""
 
     def is_lock_field(self, loc: str) -> bool:
@@ -1026,7 +1033,7 @@ class TU:
                 for node, v, t in tied:
                     self.cons.append(["copy", dst, node])
                     if v.startswith("%"):
-                        m = STRUCT_PTR.match(t.strip())
+                        m = TYPED_PTR.match(t.strip())
                         origin = self.ptr_origin[node] if node in self.ptr_origin \
                             else (m.group(1) if m else None)
                         self.cons.append(["addr", dst, dynamic_percpu(origin)])
@@ -1091,6 +1098,8 @@ class TU:
                     self.cons.append(["memcpy", args[0], args[1]])
             return
         self.passed.extend((a, t) for a, t in zip(args, atypes) if a)
+        if callee_direct in PERCPU_ALLOCATORS and dst:
+            self.percpu_allocs.add(dst)
         site = len(self.calls)
         self.calls.append([fid, callee_direct or "", fp or "", args, dst or "",
                            loc, proto, consts])
@@ -1149,8 +1158,8 @@ class TU:
         self.percpu_aliases()
 
     def percpu_aliases(self) -> None:
-        """A pointer into a struct of type B that points into an object of
-        another type A (&a->b, a cast of a byte pointer: origin "") and
+        """A pointer to type B (a struct or an integer) that points into an
+        object of another type A (&a->b, a cast of a void *: origin "") and
         leaves the function it was made in: a callee that gives it to
         this_cpu_ptr() names the class B for memory of type A.  Each such
         pair [B, A] is kept; vectors.py makes the classes of a pair one
@@ -1161,9 +1170,9 @@ class TU:
             origin = self.ptr_origin.get(node)
             if origin is None:
                 continue
-            m = STRUCT_PTR.match(t.strip())
+            m = TYPED_PTR.match(t.strip())
             if not m:
-                continue        # a void * or scalar pointer: generic already
+                continue        # a void * or byte pointer: generic already
             own = dynamic_percpu(m.group(1))
             other = dynamic_percpu(origin) if origin else PERCPU_DYNAMIC
             if own != other and own != PERCPU_DYNAMIC:

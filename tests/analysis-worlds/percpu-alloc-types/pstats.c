@@ -7,9 +7,11 @@
  * helper given &big->sub, into a pa_big object; pa_tx_count()'s section
  * on pa_tx, which no vector touches, stays NONE.  The helper names
  * pa_sub, but the object is a pa_big: the two are one class, so the
- * section that writes big->a gets NET_RX.  A write through a pointer to
- * no struct (u64 *) may be any of that memory: its section gets what
- * every class gets.
+ * section that writes big->a gets NET_RX.  An integer type is a class
+ * too: the poll's u64 drop counter puts NET_RX into pa_drop_reset().  A
+ * pointer cast from a void * that is not alloc_percpu()'s own result may
+ * point to any of that memory: the section that writes through one gets
+ * what every class gets, although it names pa_tx.
  *
  * A naive analysis gets wrong: one class for all alloc_percpu() memory
  * gives pa_tx_count() NET_RX (imprecise; on the campaign kernel BLOCK's
@@ -33,6 +35,7 @@ struct pa_dev {
 	struct pa_tx __percpu *tx;
 	struct pa_big __percpu *big;
 	u64 __percpu *drops;
+	void __percpu *priv;
 };
 
 static void pa_bump(struct pa_sub __percpu *s)
@@ -46,6 +49,7 @@ static int pa_poll(struct napi_struct *napi, int budget)
 
 	this_cpu_ptr(d->rx)->packets++;
 	pa_bump(&d->big->sub);
+	*this_cpu_ptr(d->drops) += 1;
 	return budget;
 }
 
@@ -55,6 +59,7 @@ void pa_init(struct net_device *dev, struct pa_dev *d)
 	d->tx = alloc_percpu(struct pa_tx);
 	d->big = alloc_percpu(struct pa_big);
 	d->drops = alloc_percpu(u64);
+	d->priv = alloc_percpu(struct pa_tx);
 	netif_napi_add(dev, &d->napi, pa_poll);
 }
 
@@ -72,9 +77,16 @@ void pa_big_reset(struct pa_dev *d)
 	local_bh_enable();
 }
 
-void pa_drop(struct pa_dev *d)
+void pa_drop_reset(struct pa_dev *d)
 {
 	local_bh_disable();
-	*this_cpu_ptr(d->drops) += 1;
+	*this_cpu_ptr(d->drops) = 0;
+	local_bh_enable();
+}
+
+void pa_priv_count(struct pa_dev *d)
+{
+	local_bh_disable();
+	this_cpu_ptr((struct pa_tx __percpu *)d->priv)->packets++;
 	local_bh_enable();
 }
