@@ -13,8 +13,8 @@
 #         units), $WORK/src-analysis (a worktree of base),
 #         $WORK/obj-ll (clang build folder with the .ll files),
 #         $OUT/vectors/{units.txt,units-without-ir.txt,facts/,masks.txt,
-#         vectors.json,evidence.md,summary.txt,log} ($OUT/analyze/ is
-#         make analyze-v1's, which make convert still reads).
+#         sites.txt,vectors.json,evidence.md,imprecision.md,summary.txt,
+#         log}; sites.txt (a mask per section) is make convert's table.
 # Exit:   0 done, 1 a stage failed, 2 missing tree or tool.
 set -euo pipefail
 

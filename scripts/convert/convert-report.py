@@ -254,8 +254,8 @@ def write_audit(a: argparse.Namespace, run: Run,
                 f"- Mask: {run.masks.get(cls, 'ALL')}",
                 "- Sites: " + "; ".join(f"{s['file']}:{s['func']}"
                                         for s in secs),
-                "- Vectors that take it: TODO (evidence chains: "
-                "$OUT/analyze/evidence.md)",
+                "- Vectors that take it: TODO (one evidence chain per "
+                "vector)",
                 "- Why the other vectors cannot take it: TODO",
                 "- Verdict: TODO (keep / override in the auditors' table)", ""]
     left = [s for s in final if s["final"] != "converted"]

@@ -9,9 +9,10 @@
 #         make analyze-v1 ($OUT/analyze/masks.txt) still works.
 # Reads:  SUBSYS's files at tag base of $TREE (whatever is checked out),
 #         MASKS (refused when made with CLOSED_WORLD=1, unless
-#         ALLOW_CLOSED_WORLD=1), OVERRIDES (optional auditors' table in the same
-#         format; its lines win), PCPU_FUNCS (default
-#         $OUT/analyze/pcpu-functions.txt when present), JOBS (default 2),
+#         ALLOW_CLOSED_WORLD=1), and with a class table only: OVERRIDES
+#         (optional auditors' table in the same format; its lines win),
+#         PCPU_FUNCS (optional file of functions known to touch per-CPU
+#         data); JOBS (default 2),
 #         conversions/<name>/lockdep-observed when present (lockdep's usage
 #         of the converted classes in a boot under load, for the note).
 # Writes: conversions/<name>/NNNN-<dir>.patch, series, masks and
@@ -48,10 +49,14 @@ fi
 # A site table (v2) is proven as a whole: OVERRIDES there is the
 # analysis's file of cut call edges (make analyze reads it), never masks.
 mask_overrides=${OVERRIDES:-}
-pcpu=${PCPU_FUNCS:-$OUT/analyze/pcpu-functions.txt}
+pcpu=${PCPU_FUNCS:-}
 if grep -q '^site ' "$masks"; then
 	mask_overrides=
 	pcpu=
+fi
+# absolute, as the table: spatch runs from another folder
+if [ -n "$pcpu" ]; then
+	pcpu=$(realpath -e "$pcpu") || die "$stage" "no such file: PCPU_FUNCS=$PCPU_FUNCS" 2
 fi
 python3 "$TOP/scripts/convert/convert-masks.py" "$masks" ${mask_overrides:+"$mask_overrides"} ||
 	exit 2
@@ -113,7 +118,7 @@ args=(--sp-file "$TOP/semantic-patches/bh_lock_mask.cocci" -D patch
 	-D "masks=$dest/masks.txt" -D "records=$dest/records/r"
 	--no-includes --very-quiet --in-place -j "${JOBS:-2}"
 	--file-groups "$dest/groups")
-[ -z "$pcpu" ] || [ ! -f "$pcpu" ] || args+=(-D "pcpu=$pcpu")
+[ -z "$pcpu" ] || args+=(-D "pcpu=$pcpu")
 log "$stage" "spatch"
 (cd "$dest/work" && spatch "${args[@]}") >"$dest/spatch.log" 2>&1 ||
 	die "$stage" "spatch failed, see $dest/spatch.log" 1
