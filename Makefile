@@ -32,7 +32,7 @@ export WORK JOBS APPEND FORCE CCACHE_DIR CCACHE_MAXSIZE SERIES_ONLY OVERRIDES EX
 S := scripts
 
 .PHONY: all help check check-full deps tree initramfs build boot sparse core rt-check series series-check bisect bench bench-e2e kunit-loop \
-	cocci-test analyze analyze-v1 convert-file convert
+	cocci-test analyze convert-file convert
 
 all: ## the whole campaign with a summary (deps, tree, base and core kernels, boots)
 	@$(S)/run-campaign.sh
@@ -104,14 +104,11 @@ analyze: ## vector masks of the campaign kernel (LLVM IR of every unit); WORLD=d
 	@if [ -n "$(WORLD)" ]; then $(S)/analysis/analyze-world.sh "$(WORLD)"; \
 	else $(S)/analysis/analyze-kernel.sh; fi
 
-analyze-v1: ## the earlier text-based analysis over SUBSYS (what make convert still uses until the v2 converter)
-	@$(S)/analysis/analyze-vectors.sh $(SUBSYS)
-
 convert-file: ## print FILE converted with the mask table MASKS
 	@test -n "$(FILE)" -a -n "$(MASKS)" || { echo 'usage: make convert-file FILE=x.c MASKS=table' >&2; exit 2; }
 	@$(S)/convert/convert-file.sh $(FILE) $(MASKS)
 
-convert: ## analysis (cached per unit) + conversion of SUBSYS into conversions/SUBSYS/ (OVERRIDES=auditors' mask table)
+convert: ## analysis (cached per unit) + conversion of SUBSYS into conversions/SUBSYS/ (OVERRIDES=call edges to cut, as for analyze)
 	@test -n "$(SUBSYS)" || { echo 'usage: make convert SUBSYS=net' >&2; exit 2; }
 	@$(S)/analysis/analyze-kernel.sh
 	@$(S)/convert/convert-subsys.sh $(SUBSYS)

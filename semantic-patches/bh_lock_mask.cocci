@@ -29,13 +29,14 @@
 //# function.  Lock parameters and pointer fields cannot be named: ALL.
 //#
 //# Virtual variables: -D masks=FILE (mask table, "<class> <VEC>[|<VEC>...]"
-//# or "<class> ALL" per line, '#' comments), -D pcpu=FILE (function names
+//# or "<class> ALL" per line, or make analyze's "site <file>:<line> <MASK>"
+//# lines, which then decide alone; '#' comments), -D pcpu=FILE (function names
 //# known to touch per-CPU data, one per line), -D records=PREFIX (append one
 //# JSON record per site to PREFIX.<pid>.jsonl).
 //
 // Confidence: Moderate
 // Copyright: (C) 2026 softirq-mask campaign.
-// Comments: the mask table comes from scripts/analysis/analyze-vectors.sh or an audit.
+// Comments: the mask table comes from make analyze (sites.txt) or is written by hand.
 // Options: --no-includes --include-headers
 // Requires: 1.1.1
 

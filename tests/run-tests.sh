@@ -4,7 +4,7 @@
 # suites' closing "N passed, N failed" lines and ends with the total in the
 # same form.
 #
-# The tool-only suites (fresh, static, units, scripts, cocci, analysis, worlds) run
+# The tool-only suites (fresh, static, docs, units, scripts, cocci, worlds, oracle) run
 # with PATH set to the commands a fresh machine has after make deps
 # (tests/make-fresh-path.py: base system + scripts/deps.txt + their
 # Depends), so a tool that scripts/deps.txt forgets fails them here too.
@@ -31,7 +31,6 @@ all_suites=(
 	"units:tool:tests/run-unit-tests.py"
 	"scripts:tool:tests/test-scripts.sh"
 	"cocci:tool:tests/test-cocci.sh"
-	"analysis:tool:tests/test-analysis.sh"
 	"worlds:tool:tests/test-worlds.sh"
 	"oracle:tool:tests/test-oracle.sh"
 	"conversions:kernel:tests/test-conversions.sh"

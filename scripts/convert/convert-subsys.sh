@@ -5,10 +5,12 @@
 # Usage:  scripts/convert/convert-subsys.sh SUBSYS [MASKS]
 #         SUBSYS is a folder relative to $TREE (net, net/ipv4, ...);
 #         MASKS defaults to $OUT/vectors/sites.txt (make analyze: the
-#         v2 analysis's proven mask per section); a class table from
-#         make analyze-v1 ($OUT/analyze/masks.txt) still works.
+#         v2 analysis's proven mask per section); a class table
+#         ("<class> <mask>" lines, audit-notes/README.md, written by hand)
+#         still works.
 # Reads:  SUBSYS's files at tag base of $TREE (whatever is checked out),
-#         MASKS (refused when made with CLOSED_WORLD=1, unless
+#         MASKS (a table marked "# CLOSED-WORLD", as the retired v1
+#         analysis wrote with CLOSED_WORLD=1, is refused unless
 #         ALLOW_CLOSED_WORLD=1), and with a class table only: OVERRIDES
 #         (optional auditors' table in the same format; its lines win),
 #         PCPU_FUNCS (optional file of functions known to touch per-CPU
@@ -42,9 +44,11 @@ need_tool "$stage" spatch python3 diff
 # there again would be missing (the committed table was written empty)
 masks=$(realpath -e "$masks")
 # A closed-world table ignored every caller outside the analysed folders:
-# its masks are not proven and must not reach a conversion patch.
+# its masks are not proven and must not reach a conversion patch.  Only
+# the retired v1 analysis wrote such tables, but old ones may still lie
+# in a work folder ($OUT/analyze/masks.txt).
 if grep -q '^# CLOSED-WORLD' "$masks" && [ "${ALLOW_CLOSED_WORLD:-0}" != 1 ]; then
-	die "$stage" "$masks comes from CLOSED_WORLD=1 (unproven masks); rerun 'make analyze-v1 SUBSYS=$subsys' without it (ALLOW_CLOSED_WORLD=1 to try the pipeline anyway, never for patches to submit)" 2
+	die "$stage" "$masks comes from CLOSED_WORLD=1 of the retired v1 analysis (unproven masks); use make analyze's table, $OUT/vectors/sites.txt (ALLOW_CLOSED_WORLD=1 to try the pipeline anyway, never for patches to submit)" 2
 fi
 # A site table (v2) is proven as a whole: OVERRIDES there is the
 # analysis's file of cut call edges (make analyze reads it), never masks.
@@ -168,7 +172,7 @@ done <"$dest/patches/dirs"
 # is a v2 site table. With the analysis's own table (vectors.json next to
 # it) the evidence the note needs is written next to the patches first;
 # with a table outside the analysis (the committed conversions/<name>/masks)
-# that committed evidence is read. A v1 class table gets the skeleton,
+# that committed evidence is read. A class table gets the skeleton,
 # written only when absent.
 note=${NOTE_OUT:-$TOP/audit-notes/$name.md}
 if grep -q '^site ' "$masks"; then
