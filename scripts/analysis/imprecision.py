@@ -65,13 +65,14 @@ from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from rules import VECTORS  # noqa: E402
+from va_world import strong_components  # noqa: E402
 
 # least removable first
 CAUSES = ("section", "direct take", "per-CPU data", "lock order", "direct take, field class",
           "direct take, indirect call", "unresolved acquisition", "lock order (cycle)", "prototype fallback",
           "shared dispatcher")
 SHARED = "tasklet_action_common"
-# vectors.py's chain steps: how a call edge was bound
+# the solve's chain steps (va_reach.py's chain()): how a call edge was bound
 PROTO = ", bound by prototype)"
 INDIRECT = ", indirect)"
 # a class named T.f: the lock in field f of every struct T of the kernel
@@ -80,10 +81,9 @@ FIELD_CLASS = re.compile(r"[A-Za-z_]\w*\.[\w.]+")
 
 def largest_component(classes: dict[str, Any]) -> set[str]:
     """The largest strongly connected component of the lock order (an
-    edge b -> c for each b in c's "before"), as vectors.py's
-    order_component() finds it (its strong_components(), imported here
-    only when called: vectors.py imports this module)."""
-    from vectors import strong_components
+    edge b -> c for each b in c's "before"), as the solve's
+    order_component() (va_order.py) finds it, with the same
+    strong_components()."""
     succ: dict[str, list[str]] = defaultdict(list)
     for c, info in classes.items():
         for b in info.get("before", ()):

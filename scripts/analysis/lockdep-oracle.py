@@ -83,7 +83,7 @@ from typing import Any, NoReturn
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from rules import VECTORS  # noqa: E402
-from vectors import mask_str  # noqa: E402
+from va_world import mask_str  # noqa: E402
 
 # /proc/lockdep's usage string with the core series: a write and a read
 # character per state, in kernel/locking/lockdep_states.h's order.
