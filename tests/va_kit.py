@@ -6,9 +6,10 @@ path a second time would make a second copy of the layers below it).
 
 A world is given the way ir_facts.py writes one unit's facts (the
 format vectors.py reads), reduced to what a test sets:
-- fn(): a function, its blocks as {"name": ([events], [successors])},
-  an event ["call", SITE] (SITE indexes the unit's calls), ["ld"|"st",
-  POINTER NODE, LOC] or ["pc", NODE, WRITE, ATOMIC, LOC];
+- fn(), straight(): a function, its blocks as {"name": ([events],
+  [successors])}, an event ["call", SITE] (SITE indexes the unit's
+  calls), ["ld"|"st", POINTER NODE, LOC] or ["pc", NODE, WRITE, ATOMIC,
+  LOC];
 - call(): a call site, [caller, callee ("" for an indirect call),
   function pointer node, argument nodes, result node, LOC, prototype,
   constant arguments];
@@ -32,10 +33,12 @@ Blocks = dict[str, tuple[list[list[Any]], list[str]]]
 
 def fn(fid: str, blocks: Blocks | None = None, params: list[str] | None = None,
        proto: str = "void()", internal: bool = False, loc: str = "") -> dict[str, Any]:
-    """A function fid (its name is fid) with blocks (one empty entry block
-    if none); the entry is the first block."""
+    """A function fid with blocks (one empty entry block if none); the
+    entry is the first block.  Its name is fid less a static function's
+    "file:" (ir_facts.py's ids)."""
     blocks = blocks or {"entry": ([], [])}
-    return {"name": fid, "internal": internal, "params": params or [], "proto": proto,
+    return {"fid": fid, "name": fid.rpartition(":")[2], "internal": internal,
+            "params": params or [], "proto": proto,
             "loc": loc or f"{fid}.c:1",
             "blocks": {b: [list(evs), list(succ)] for b, (evs, succ) in blocks.items()},
             "entry": next(iter(blocks))}
@@ -57,15 +60,17 @@ def call(caller: str, callee: str, args: list[str] | None = None, loc: str = "",
 def unit(functions: list[dict[str, Any]], calls: list[list[Any]],
          cons: list[list[Any]] | None = None, declared: list[str] | None = None,
          locks: list[str] | None = None, globals_: dict[str, dict[str, Any]] | None = None,
-         fields: dict[str, list[str]] | None = None, tu: str = "t.c") -> dict[str, Any]:
-    """One unit's facts.  Callees that no function of the unit defines
-    are declared, as ir_facts.py lists them."""
-    funcs = {f["name"]: f for f in functions}
+         fields: dict[str, list[str]] | None = None, tu: str = "t.c",
+         **extra: Any) -> dict[str, Any]:
+    """One unit's facts (extra: other keys, such as inits).  Callees that
+    no function of the unit defines are declared, as ir_facts.py lists
+    them."""
+    funcs = {f["fid"]: {k: v for k, v in f.items() if k != "fid"} for f in functions}
     decl = set(declared or ()) | {c[1] for c in calls if c[1] and c[1] not in funcs}
     return {"tu": tu, "inits": [], "pinits": [], "static_maps": [], "functions": funcs,
             "declared": sorted(decl), "globals": globals_ or {}, "fields": fields or {},
             "cons": cons or [], "calls": calls, "asm": [], "locks": locks or [],
-            "pcpu_alias": []}
+            "pcpu_alias": [], **extra}
 
 
 def load(*units: dict[str, Any]) -> va_world.World:
