@@ -82,6 +82,7 @@ class CallGraph(PointsTo):
         self.list_dispatch()
         self.percpu_params()
 
+    # ---- per-dispatcher rules (rules.DISPATCH, rules.LIST_DISPATCH) -----
     def list_dispatch(self) -> None:
         """self.list_skip[(dispatcher name, vector)]: the callbacks a
         dispatcher that serves two vectors does not run for one of them

@@ -313,6 +313,7 @@ class LockOrder(VectorReach):
             return self.percpu_of(ev)
         return set()
 
+    # ---- sections, lock order and masks -------------------------------
     def sections_and_order(self) -> None:
         self.order: dict[str, set[Any]] = defaultdict(set)      # B -> {L}: B held while L taken
         self.order_ev: dict[tuple[Any, ...], str] = {}
