@@ -150,7 +150,9 @@ expect_status "scripts/analysis/lockdep-keys.txt parses" 0 "$tmp/realkeys.log" \
 # helper's name maps to its own struct's lock, although both pass
 # spinlock_check()'s return value (without looking through it, both names
 # mapped to both locks); a name passed down through a helper maps to the
-# lock the helper inits; mutexes are sleeping; a static struct's lock is
+# lock the helper inits, of the object the caller passes (a wait queue
+# head's lock is the class of where the head sits, and inside
+# __init_waitqueue_head() it is every caller's); mutexes are sleeping; a static struct's lock is
 # named by its initializer; a lockdep map of its own is no lock.
 expect_status "the analysis solves the lock-init world" 0 "$tmp/world.log" \
 	scripts/analysis/analyze-world.sh "$fx/world-init" "$tmp/world"
@@ -168,7 +170,7 @@ want_names() {
 	fi
 }
 want_names "each init-site name maps to its own lock, through a helper too" inits \
-	'{"&d->mutex": [], "&n->lock": ["node.lock"], "&p->rd_wait": ["wq.lock"], "&t->lock": ["table.lock"]}'
+	'{"&d->mutex": [], "&e->poll_wait": ["ep.poll_wait"], "&f->wqh": ["fdctx.wqh"], "&n->lock": ["node.lock"], "&p->rd_wait": ["wq.lock"], "&t->lock": ["table.lock"], "&wq_head->lock": ["ep.poll_wait", "fdctx.wqh"]}'
 want_names "mutexes, dynamic and static, are sleeping" sleeping '["&d->mutex", "big_mutex"]'
 want_names "a static struct's lock is named by its initializer" static_names \
 	'{"rcu_st.barrier_lock": ["state.barrier_lock"]}'

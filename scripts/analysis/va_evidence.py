@@ -145,6 +145,13 @@ def lock_names(w: World, a: Analysis) -> tuple[dict[str, set[str]], set[str],
                 c2, sl2 = resolve(s2, k2, seen | {(site, k)})
                 cls |= c2
                 sleep |= sl2
+            # Inside the helper the lock is every caller's (a wait queue
+            # head's lock is the class of where the head sits): keep the
+            # classes this call's own arguments point to, when any.
+            own = {name(c) for node in w.calls[site][3] if node
+                   for c in a.classes_of(checked.get(node, node)) if c in w.locks}
+            if cls & own:
+                cls &= own
         else:
             node = w.calls[site][3][0] if w.calls[site][3] else ""
             node = checked.get(node, node)
