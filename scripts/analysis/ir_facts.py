@@ -34,6 +34,7 @@ import sys
 # as lockdep keys each queue by the site that initialises it, not one
 # class sk_buff_head.lock for every queue of the kernel.
 CONTAINERS = r"sk_buff_head|wait_queue_head|swait_queue_head"
+CONTAINER_TYPE = re.compile(r"^%struct\.(" + CONTAINERS + r")(\.\d+)?$")
 # Struct types whose internals are "the lock": a GEP into them keeps the
 # location of the lock object (spinlock_t -> rlock -> raw_lock).
 TRANSPARENT = re.compile(
@@ -252,6 +253,9 @@ class TU:
         self.unparsed = 0
         self.cur_global: str | None = None
         self.locklocs: set[str] = set()     # F:/G: locations of a lock type
+        # a GEP to the lock inside a generic container: the container's
+        # type (the object is one, whatever the pointer's value may be)
+        self.ctypes: dict[str, str] = {}
         # per_cpu_ptr(): values that address __per_cpu_offset[] and the
         # offsets loaded from it
         self.pco_addr: set[str] = set()
@@ -598,6 +602,12 @@ class TU:
     def gep(self, node: str, srctype: str, base: str | None, idxs: list[str]) -> None:
         steps = self.gep_steps(srctype, idxs)
         loc, outer = self.field_loc(steps)
+        real = [i for i, (st, _) in enumerate(steps) if not TRANSPARENT.match(st)]
+        for st, _k in steps[real[-1] + 1 if real else 0:]:
+            cm = CONTAINER_TYPE.match(norm_type(st))
+            if cm:
+                self.ctypes[node] = "%struct." + cm.group(1)
+                break
         if loc and loc not in self.locklocs and self.is_lock_field(loc):
             self.locklocs.add(loc)
         if loc:
@@ -625,6 +635,17 @@ class TU:
             self.ptr_origin[dst] = m.group(1)
         elif gep or (src and "/%" in src and src not in self.percpu_allocs):
             self.ptr_origin[dst] = ""
+
+    def lock_field_type(self, loc: str) -> str:
+        """The type of the field location F:S.k (a lock type), without an
+        anonymous-struct suffix ("%struct.sk_buff_head")."""
+        if self._norm_structs is None:
+            self._norm_structs = {norm_type(k): v for k, v in self.structs.items()}
+        sname, _, k = loc[2:].rpartition(".")
+        fields = self._norm_structs.get(sname, [])
+        if not (k.isdigit() and int(k) < len(fields)):
+            return ""
+        return re.sub(r"\.\d+$", "", norm_type(fields[int(k)]))
 
     def is_lock_field(self, loc: str) -> bool:
         """Is the field location F:S.k of a lock type?"""
@@ -1187,6 +1208,9 @@ class TU:
                 "globals": self.globals, "fields": self.fields,
                 "cons": self.cons, "calls": self.calls, "asm": self.asm,
                 "locks": sorted(self.locklocs),
+                "ctypes": self.ctypes,
+                "lock_types": {loc: self.lock_field_type(loc) for loc in sorted(self.locklocs)
+                               if loc.startswith("F:")},
                 "pcpu_alias": getattr(self, "pcpu_alias", [])}
 
 

@@ -192,7 +192,7 @@ def write_outputs(a: Analysis, out: str, world: str, t0: float) -> str:
         classes |= set(sec["classes"]) | set(sec["inner"])
     classes |= set(a.vec)
     for acqs in a.acq_cache.values():
-        classes |= {c for c, _loc, _k in acqs if c != "?"}
+        classes |= {c for c, _loc, _k in acqs if not c.startswith("?")}
     for c in sorted(classes, key=name):
         lines.append(f"class {name(c)} {mask_str(a.cmask.get(c, set()))}")
     for sec in merged_sections(a, name):

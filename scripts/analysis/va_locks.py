@@ -20,7 +20,7 @@ from va_world import World
 class Event:
     """A lock event at a call site (see Analysis.site_events)."""
     __slots__ = ("kind", "classes", "prim", "node", "role", "lifted", "attributed",
-                 "unknown", "cond", "paired")
+                 "unknown", "cond", "paired", "ctype")
 
     def __init__(self, kind: str, classes: frozenset[str], prim: str, node: str,
                  role: str) -> None:
@@ -36,14 +36,21 @@ class Event:
         # (Analysis.correlated()): neither is lifted, and the
         # acquisition's unended paths cannot run
         self.paired = False
+        # the lock was reached by a GEP into a container of this type
+        # (World.of_container()): its classes, and the locks an unknown
+        # pointer may be, are of that type only
+        self.ctype = ""
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Event) and \
-            (self.kind, self.classes, self.prim, self.node, self.role, self.cond) == \
-            (other.kind, other.classes, other.prim, other.node, other.role, other.cond)
+            (self.kind, self.classes, self.prim, self.node, self.role, self.cond,
+             self.ctype) == \
+            (other.kind, other.classes, other.prim, other.node, other.role, other.cond,
+             other.ctype)
 
     def __hash__(self) -> int:
-        return hash((self.kind, self.classes, self.prim, self.node, self.role, self.cond))
+        return hash((self.kind, self.classes, self.prim, self.node, self.role, self.cond,
+                     self.ctype))
 
 
 class LockEvents(CallGraph):
@@ -63,6 +70,7 @@ class LockEvents(CallGraph):
         for c in self.w.cons:
             if c[0] == "copy":
                 single[c[1]].append(c[2])
+        self._single = single
         pidx: dict[str, int] = {}
         for fid, fn in self.w.functions.items():
             for i, p in enumerate(fn["params"]):
@@ -108,6 +116,23 @@ class LockEvents(CallGraph):
             return node
         return self.lock_node(call[3][i], depth + 1)
 
+    def ctype_of(self, node: str, depth: int = 0) -> str:
+        """The container type a lock pointer was taken from (a GEP into a
+        struct sk_buff_head, wait_queue_head, ...), through casts, copies
+        and pass-through calls; "" when none is known."""
+        t = self.w.ctypes.get(node, "")
+        if t or depth > 16:
+            return t
+        site = self.dst_call.get(node)
+        if site is not None:
+            call = self.w.calls[site]
+            i = self.passthrough.get(call[1], -1)
+            if 0 <= i < len(call[3]) and call[3][i]:
+                return self.ctype_of(call[3][i], depth + 1)
+            return ""
+        srcs = self._single.get(node, [])
+        return self.ctype_of(srcs[0], depth + 1) if len(srcs) == 1 else ""
+
     def site_events(self) -> None:
         """The lock events of every call site.
 
@@ -140,9 +165,11 @@ class LockEvents(CallGraph):
             kind, idx = rules.PRIMITIVES[prim]
             node = self.lock_node(call[3][idx]) if 0 <= idx < len(call[3]) and \
                 call[3][idx] else ""
-            evt = Event(kind, frozenset(self.classes_of(node)) if node else frozenset(),
-                        prim, node, "real")
+            ctype = self.ctype_of(call[3][idx]) if node else ""
+            evt = Event(kind, w.of_container(self.classes_of(node), ctype) if node
+                        else frozenset(), prim, node, "real")
             evt.unknown = bool(node) and self.unknown_ptr(node)
+            evt.ctype = ctype
             self.events[site].append(evt)
         sites_in: dict[str, list[int]] = defaultdict(list)
         for fid, fn in w.functions.items():
@@ -317,14 +344,18 @@ class LockEvents(CallGraph):
                         continue
                     for s2 in sites:
                         args = w.calls[s2][3]
+                        ctype = e.ctype
                         if pi >= 0:
                             node = self.lock_node(args[pi]) if pi < len(args) and \
                                 args[pi] else ""
-                            classes = frozenset(self.classes_of(node)) if node \
+                            if node:
+                                ctype = ctype or self.ctype_of(args[pi])
+                            classes = w.of_container(self.classes_of(node), ctype) if node \
                                 else frozenset()
                         else:
                             node, classes = f"lifted:{fid}", e.classes
                         e2 = Event(e.kind, classes, e.prim, node, role)
+                        e2.ctype = ctype
                         e2.cond = cond
                         e2.unknown = e.unknown if pi < 0 else \
                             bool(node) and self.unknown_ptr(node)

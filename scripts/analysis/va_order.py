@@ -75,7 +75,7 @@ class LockOrder(VectorReach):
         # holds a lock is ever stuck on the one it tries; lockdep's
         # validate_chain() adds no dependency for a trylock either)
         acq_all = {f: self.bits({c for c, _l, k in own[f]
-                                 if c != "?" and k not in skip and k not in rules.TRY_KINDS})
+                                 if not c.startswith("?") and k not in skip and k not in rules.TRY_KINDS})
                    for f in self.w.functions}
         # with interrupts on: what a function does outside the regions
         # where it holds an _irq/_irqsave lock, and what the callees it
@@ -86,7 +86,7 @@ class LockOrder(VectorReach):
             off = self.irq_off_events(f)
             if not off:
                 acq_open[f] = self.bits({c for c, _l, k in own[f]
-                                         if c != "?" and k not in quiet})
+                                         if not c.startswith("?") and k not in quiet})
                 continue
             # a callee that may turn interrupts on counts whole even where
             # they are off (what it takes after turning them on)
@@ -96,7 +96,7 @@ class LockOrder(VectorReach):
             offsites = {st for st in offsites
                         if not any(t in en for t in self.s.targets.get(st, ()))}
             acq_open[f] = self.bits({c for c, _l, k in self.fn_acqs(f, off | post.get(f, set()))
-                                     if c != "?" and k not in quiet})
+                                     if not c.startswith("?") and k not in quiet})
             open_skip[f] = offsites | post_sites.get(f, set())
         self.call_states()
         self.trans_all_st = self.state_trans(acq_all, post_sites)
@@ -374,17 +374,22 @@ class LockOrder(VectorReach):
             for v in vs:
                 taken_by[v].append(c)
         # A vector that takes a lock through a pointer with no known value
-        # may take any lock whose address is stored in memory.
+        # may take any lock whose address is stored in memory; one taken
+        # from a container type, any such lock of that type.
         for v, lst in self.unresolved_in.items():
             if not lst:
                 continue
             for c in sorted(self.stored_locks()):
-                if c not in self.vec or v not in self.vec[c]:
-                    taken_by[v].append(c)
-                    f, loc = lst[0]
-                    self.vec_ev.setdefault((c, v), (f, loc, "a lock pointer it cannot "
-                                                    "resolve; this lock's address is "
-                                                    "stored in memory"))
+                if c in self.vec and v in self.vec[c]:
+                    continue
+                first = next(((f, loc) for f, loc, ctype in lst
+                              if self.w.lock_type(c) in ("", ctype) or not ctype), None)
+                if first is None:
+                    continue
+                taken_by[v].append(c)
+                self.vec_ev.setdefault((c, v), (first[0], first[1], "a lock pointer it cannot "
+                                                "resolve; this lock's address is "
+                                                "stored in memory"))
         for v in VECTORS:
             q: deque[str] = deque()
             for c in sorted(taken_by.get(v, ())):

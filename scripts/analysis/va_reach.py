@@ -396,7 +396,9 @@ class VectorReach(LockEvents):
                             for c in e.classes:
                                 out.append((c, self.w.calls[ev[1]][5], e.kind))
                             if not e.classes or e.unknown:
-                                out.append(("?", self.w.calls[ev[1]][5], e.kind))
+                                # an unknown lock; of a container type: one
+                                # of that type ("?%struct.wait_queue_head")
+                                out.append(("?" + e.ctype, self.w.calls[ev[1]][5], e.kind))
                 elif ev[0] in ("ld", "st"):
                     for p in self.percpu_of(ev):
                         out.append((p, ev[2], "pcpu-w" if ev[0] == "st" else "pcpu-r"))
@@ -427,8 +429,8 @@ class VectorReach(LockEvents):
                         # handles (lockdep's mark_usage() marks no
                         # softirq use on a trylock either)
                         continue
-                    if c == "?":
-                        self.unresolved_in[v].append((f, loc))
+                    if c.startswith("?"):
+                        self.unresolved_in[v].append((f, loc, c[1:]))
                         continue
                     self.vec[c].add(v)
                     self.vec_ev.setdefault((c, v), (f, loc, kind))

@@ -97,6 +97,11 @@ class World:
         self.calls: list[list[Any]] = []
         self.fn_tu: dict[str, str] = {}
         self.locks: set[str] = set()
+        # the type of each field lock location ("%struct.sk_buff_head";
+        # a global's is in globals), and of the container a lock pointer
+        # was taken from by a GEP (ir_facts.py)
+        self.lock_types: dict[str, str] = {}
+        self.ctypes: dict[str, str] = {}
         # (call site, lockdep name, its argument index, the struct the
         # lock argument points into) of each lock-init call; (site,
         # caller's parameter, argument index) of a helper passing its
@@ -122,6 +127,8 @@ class World:
                 self.fn_tu[fid] = d["tu"]
             self.declared.update(d["declared"])
             self.locks.update(d.get("locks", ()))
+            self.lock_types.update(d.get("lock_types", {}))
+            self.ctypes.update(d.get("ctypes", {}))
             for g, info in d["globals"].items():
                 # a declaration in one unit, the definition (and its
                 # type) in another: keep what either says
@@ -209,6 +216,24 @@ class World:
             fid, val = loc[2:].split("/", 1)
             return f"{fid}:{val.lstrip('%')}"
         return loc
+
+    def lock_type(self, loc: str) -> str:
+        """The type of a lock location ("%struct.sk_buff_head"), or "" when
+        it is no lock location or its type is not known."""
+        if loc not in self.locks:
+            return ""
+        if loc.startswith("G:"):
+            return re.sub(r"\.\d+$", "", str(self.globals.get(loc[2:], {}).get("type", "")))
+        return self.lock_types.get(loc, "")
+
+    def of_container(self, classes: Iterable[str], ctype: str) -> frozenset[str]:
+        """The classes a lock reached through a GEP into a container of
+        type ctype may be: not a lock location of another known type (the
+        object is that container, whatever else the pointer's value may
+        be); all of them when ctype is empty."""
+        if not ctype:
+            return frozenset(classes)
+        return frozenset(c for c in classes if self.lock_type(c) in ("", ctype))
 
     def fname(self, fid: str) -> str:
         """A function's name (a callee outside the world is its name)."""
