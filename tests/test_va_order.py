@@ -118,13 +118,40 @@ class CycleAndUnresolved(unittest.TestCase):
             ["addr", "keep/%f", "F:%struct.s.0"], ["store", "keep/%f", "c:x"]]
         a = run(load(unit(funcs, calls, cons=cons, locks=["G:x", "G:y"])))
         self.assertEqual(a.order_component(), {"G:x", "G:y"})
-        self.assertEqual(dict(a.unresolved_in), {"TIMER": [("th", "th.c:4")]})
+        self.assertEqual(dict(a.unresolved_in), {"TIMER": [("th", "th.c:4", "")]})
         self.assertEqual(a.stored_locks(), {"G:x"})
         # the lock th cannot name may be x, whose address is stored; y
         # follows by order
         self.assertEqual(a.cmask["G:x"], {"TIMER"})
         self.assertEqual(a.cmask_why["G:y"]["TIMER"], ("before", "G:x"))
         self.assertIn("cannot resolve", a.vec_ev[("G:x", "TIMER")][2])
+
+    def test_unknown_container_pointer_is_of_its_type(self) -> None:
+        """A lock taken by a GEP into a wait queue through a pointer the
+        solve cannot name may be any stored wait queue, never a stored
+        skb queue; one the solve can name loses the skb queue too."""
+        wq, skbq = "%struct.wait_queue_head", "%struct.sk_buff_head"
+        funcs = [
+            straight("init", [0]),
+            fn("th", {"entry": ([["call", 1], ["call", 2], ["call", 3], ["call", 4]], [])},
+               params=["th/%a"], proto=SOFTIRQ),
+            straight("keep", []),               # stores &wq and &q
+        ]
+        calls = [call("init", "open_softirq", ["", "c:th"], consts=[TIMER, None]),
+                 call("th", LOCK, ["th/%l"], loc="th.c:4"), call("th", UNLOCK, ["th/%l"]),
+                 call("th", LOCK, ["th/%m"], loc="th.c:6"), call("th", UNLOCK, ["th/%m"])]
+        cons = [["addr", "c:th", "FN:th"], ["load", "th/%l", "th/%a"],
+                ["addr", "c:wq", "F:%struct.s.0"], ["addr", "c:q", "F:%struct.s.1"],
+                ["addr", "keep/%f", "G:slot"], ["store", "keep/%f", "c:wq"],
+                ["store", "keep/%f", "c:q"], ["load", "th/%v", "keep/%f"],
+                ["copy", "th/%m", "th/%v"]]
+        a = run(load(unit(funcs, calls, cons=cons, locks=["F:%struct.s.0", "F:%struct.s.1"],
+                          lock_types={"F:%struct.s.0": wq, "F:%struct.s.1": skbq},
+                          ctypes={"th/%l": wq, "th/%m": wq})))
+        self.assertEqual(dict(a.unresolved_in), {"TIMER": [("th", "th.c:4", wq)]})
+        self.assertEqual(a.stored_locks(), {"F:%struct.s.0", "F:%struct.s.1"})
+        self.assertEqual(a.cmask["F:%struct.s.0"], {"TIMER"})
+        self.assertEqual(a.cmask["F:%struct.s.1"], set())
 
 
 if __name__ == "__main__":
