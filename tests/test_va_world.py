@@ -1,6 +1,7 @@
 """Unit tests of scripts/analysis/va_world.py: fact files are merged into
 one world (call sites renumbered, the first definition kept), names for
-people, the alloc_percpu() classes, Tarjan's components, mask strings."""
+people, the alloc_percpu() classes, the types of lock locations,
+Tarjan's components, mask strings."""
 import unittest
 
 from va_kit import call, load, straight, unit
@@ -58,6 +59,24 @@ class Naming(unittest.TestCase):
         self.assertEqual(self.w.disp("g"), "g")
         self.assertEqual(self.w.prim("_raw_spin_lock"), "_raw_spin_lock")
         self.assertEqual(self.w.prim("g"), "")
+
+
+class LockTypes(unittest.TestCase):
+    def test_lock_type_and_container_filter(self) -> None:
+        wq, skbq = "%struct.wait_queue_head", "%struct.sk_buff_head"
+        w = load(unit([], [], locks=["F:%struct.s.0", "F:%struct.s.1", "G:table", "G:l"],
+                      lock_types={"F:%struct.s.0": wq, "F:%struct.s.1": skbq},
+                      globals_={"table": {"type": "[8 x %struct.wait_queue_head]"},
+                                "l": {"type": "%struct.spinlock"}}))
+        # an array of wait queues is a wait queue lock; no lock, no type
+        self.assertEqual(w.lock_type("G:table"), wq)
+        self.assertEqual(w.lock_type("F:%struct.s.1"), skbq)
+        self.assertEqual(w.lock_type("F:%struct.t.0"), "")
+        every = ["F:%struct.s.0", "F:%struct.s.1", "G:table", "G:l", "A:f/%x"]
+        # through a wait queue: no skb queue, no plain spinlock; an
+        # object of no known lock type may still be one
+        self.assertEqual(w.of_container(every, wq), {"F:%struct.s.0", "G:table", "A:f/%x"})
+        self.assertEqual(w.of_container(every, ""), set(every))
 
 
 class Helpers(unittest.TestCase):

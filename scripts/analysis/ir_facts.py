@@ -47,6 +47,20 @@ LOCKTYPE = re.compile(
     r"^%(struct|union)\.(spinlock|raw_spinlock|arch_spinlock_t|rwlock_t|"
     r"arch_rwlock_t|qspinlock|qrwlock|seqlock_t|seqcount|seqcount_spinlock|"
     r"seqcount_raw_spinlock|seqcount_t|" + CONTAINERS + r")(\.\d+)?$")
+ARRAY_OF = re.compile(r"^\[\d+ x (.*)\]$")
+
+
+def elem_type(t: str) -> str:
+    """The element type of an array type, through nested arrays (an
+    array of locks is one lock class, as arrays are one cell)."""
+    t = t.strip()
+    m = ARRAY_OF.match(t)
+    while m:
+        t = m.group(1).strip()
+        m = ARRAY_OF.match(t)
+    return t
+
+
 ANON_SUFFIX = re.compile(r"(%(?:struct|union)\.[\w.$]*?)\.\d+\b")
 
 ATTRS = {
@@ -645,7 +659,7 @@ class TU:
         fields = self._norm_structs.get(sname, [])
         if not (k.isdigit() and int(k) < len(fields)):
             return ""
-        return re.sub(r"\.\d+$", "", norm_type(fields[int(k)]))
+        return re.sub(r"\.\d+$", "", elem_type(norm_type(fields[int(k)])))
 
     def is_lock_field(self, loc: str) -> bool:
         """Is the field location F:S.k of a lock type?"""
@@ -654,7 +668,7 @@ class TU:
         sname, _, k = loc[2:].rpartition(".")
         fields = self._norm_structs.get(sname, [])
         return k.isdigit() and int(k) < len(fields) and \
-            bool(LOCKTYPE.match(norm_type(fields[int(k)])))
+            bool(LOCKTYPE.match(elem_type(norm_type(fields[int(k)]))))
 
     # ---- globals -------------------------------------------------------
     def init_values(self, t: str, v: str, struct: str | None, path: str) -> None:
@@ -756,7 +770,7 @@ class TU:
             literal = t.startswith("{") or t.startswith("<{")
             info["type"] = norm_type(struct if struct and literal else t)
             self.cur_global = "G:" + gid
-            if LOCKTYPE.match(norm_type(t)):
+            if LOCKTYPE.match(elem_type(norm_type(t))):
                 self.locklocs.add("G:" + gid)
             if t.startswith("%struct."):
                 self.init_values(t, val, None, "G:" + gid)

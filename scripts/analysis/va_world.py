@@ -223,7 +223,10 @@ class World:
         if loc not in self.locks:
             return ""
         if loc.startswith("G:"):
-            return re.sub(r"\.\d+$", "", str(self.globals.get(loc[2:], {}).get("type", "")))
+            t = str(self.globals.get(loc[2:], {}).get("type", ""))
+            while t.startswith("[") and " x " in t:     # an array of locks
+                t = t[t.index(" x ") + 3:-1].strip()
+            return re.sub(r"\.\d+$", "", t)
         return self.lock_types.get(loc, "")
 
     def of_container(self, classes: Iterable[str], ctype: str) -> frozenset[str]:
