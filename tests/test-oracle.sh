@@ -140,6 +140,30 @@ printf 'slock-AF_\\w+ socket_lock_t.slock\n' >"$tmp/keys-noreason.txt"
 expect_status "a key rule without its reason is refused (exit 2)" 2 "$tmp/keys.log" \
 	scripts/analysis/lockdep-oracle.py --vectors "$fx/vectors.json" --keys "$tmp/keys-noreason.txt" \
 	--lockdep "$fx/lockdep-good.txt" --out "$tmp/keys"
+# Every class the project's key rules map to is a class of the analysis
+# of record (results/oracle/analysis-classes.json.gz, which make check's
+# boot-net suite checks its boot against): a rule renamed without the
+# table regenerated turns each of its names into a miss on the boot.
+keys_vs_table() {
+	python3 - "$1" "$2" <<'PY'
+import gzip, json, re, sys
+table = json.load(gzip.open(sys.argv[2], "rt"))["classes"]
+missing = []
+for n, ln in enumerate(open(sys.argv[1], encoding="utf-8"), 1):
+    ln = re.sub(r"#.*", "", ln).split()
+    if len(ln) >= 2 and not ln[1].startswith("-"):
+        missing += [f"line {n}: {c}" for c in ln[1].split(",") if c not in table]
+print("\n".join(missing) if missing else "every mapped class is in the table")
+sys.exit(1 if missing else 0)
+PY
+}
+expect_status "the key rules map to classes of the analysis of record" 0 "$tmp/keys-table.log" \
+	keys_vs_table scripts/analysis/lockdep-keys.txt results/oracle/analysis-classes.json.gz
+sed 's/sock\.sk_receive_queue/sk_buff_head.lock/' scripts/analysis/lockdep-keys.txt >"$tmp/keys-old.txt"
+expect_status "a rule naming a class the table lacks is caught (exit 1)" 1 "$tmp/keys-old.log" \
+	keys_vs_table "$tmp/keys-old.txt" results/oracle/analysis-classes.json.gz
+expect_grep "the missing class is named" 'sk_buff_head.lock' "$tmp/keys-old.log"
+
 # The project's own rules parse, and every rule names a reason.
 expect_status "scripts/analysis/lockdep-keys.txt parses" 0 "$tmp/realkeys.log" \
 	scripts/analysis/lockdep-oracle.py --vectors "$fx/vectors.json" \
