@@ -61,6 +61,12 @@ def elem_type(t: str) -> str:
     return t
 
 
+def lock_type(t: str) -> str:
+    """A lock location's type as the lock events compare it: an array's
+    element type, no numbered suffix ("%struct.sk_buff_head")."""
+    return re.sub(r"\.\d+$", "", elem_type(t))
+
+
 ANON_SUFFIX = re.compile(r"(%(?:struct|union)\.[\w.$]*?)\.\d+\b")
 
 ATTRS = {
@@ -266,7 +272,8 @@ class TU:
         self.nconst = 0
         self.unparsed = 0
         self.cur_global: str | None = None
-        self.locklocs: set[str] = set()     # F:/G: locations of a lock type
+        # F:/G: locations of a lock type, and that type (lock_type())
+        self.locklocs: dict[str, str] = {}
         # a GEP to the lock inside a generic container: the container's
         # type (the object is one, whatever the pointer's value may be)
         self.ctypes: dict[str, str] = {}
@@ -622,8 +629,10 @@ class TU:
             if cm:
                 self.ctypes[node] = "%struct." + cm.group(1)
                 break
-        if loc and loc not in self.locklocs and self.is_lock_field(loc):
-            self.locklocs.add(loc)
+        if loc and loc not in self.locklocs:
+            ft = self.field_type(loc)
+            if LOCKTYPE.match(ft):
+                self.locklocs[loc] = lock_type(ft)
         if loc:
             self.cons.append(["addr", node, loc])
             if base:
@@ -650,25 +659,16 @@ class TU:
         elif gep or (src and "/%" in src and src not in self.percpu_allocs):
             self.ptr_origin[dst] = ""
 
-    def lock_field_type(self, loc: str) -> str:
-        """The type of the field location F:S.k (a lock type), without an
-        anonymous-struct suffix ("%struct.sk_buff_head")."""
+    def field_type(self, loc: str) -> str:
+        """The type of the field location F:S.k, an array's element type
+        ("" when the field is not known)."""
         if self._norm_structs is None:
             self._norm_structs = {norm_type(k): v for k, v in self.structs.items()}
         sname, _, k = loc[2:].rpartition(".")
         fields = self._norm_structs.get(sname, [])
         if not (k.isdigit() and int(k) < len(fields)):
             return ""
-        return re.sub(r"\.\d+$", "", elem_type(norm_type(fields[int(k)])))
-
-    def is_lock_field(self, loc: str) -> bool:
-        """Is the field location F:S.k of a lock type?"""
-        if self._norm_structs is None:
-            self._norm_structs = {norm_type(k): v for k, v in self.structs.items()}
-        sname, _, k = loc[2:].rpartition(".")
-        fields = self._norm_structs.get(sname, [])
-        return k.isdigit() and int(k) < len(fields) and \
-            bool(LOCKTYPE.match(elem_type(norm_type(fields[int(k)]))))
+        return elem_type(norm_type(fields[int(k)]))
 
     # ---- globals -------------------------------------------------------
     def init_values(self, t: str, v: str, struct: str | None, path: str) -> None:
@@ -770,8 +770,9 @@ class TU:
             literal = t.startswith("{") or t.startswith("<{")
             info["type"] = norm_type(struct if struct and literal else t)
             self.cur_global = "G:" + gid
-            if LOCKTYPE.match(elem_type(norm_type(t))):
-                self.locklocs.add("G:" + gid)
+            gt = elem_type(norm_type(t))
+            if LOCKTYPE.match(gt):
+                self.locklocs["G:" + gid] = lock_type(gt)
             if t.startswith("%struct."):
                 self.init_values(t, val, None, "G:" + gid)
             elif struct and (t.startswith("{") or t.startswith("<{")):
@@ -1223,8 +1224,7 @@ class TU:
                 "cons": self.cons, "calls": self.calls, "asm": self.asm,
                 "locks": sorted(self.locklocs),
                 "ctypes": self.ctypes,
-                "lock_types": {loc: self.lock_field_type(loc) for loc in sorted(self.locklocs)
-                               if loc.startswith("F:")},
+                "lock_types": dict(sorted(self.locklocs.items())),
                 "pcpu_alias": getattr(self, "pcpu_alias", [])}
 
 

@@ -132,6 +132,10 @@ def lock_names(w: World, a: Analysis) -> tuple[dict[str, set[str]], set[str],
     hints = {site: hint for site, _n, _k, hint in w.inits}
     memo: dict[tuple[int, int], tuple[frozenset[str], bool]] = {}
 
+    def lock_classes(node: str) -> set[str]:
+        """The names of the lock classes a lock argument may point to."""
+        return {name(c) for c in a.classes_of(checked.get(node, node)) if c in w.locks}
+
     def resolve(site: int, k: int, seen: frozenset[tuple[int, int]]) -> tuple[frozenset[str], bool]:
         """(classes, sleeping) of the lock a call's name argument k names."""
         if (site, k) in memo:
@@ -148,15 +152,13 @@ def lock_names(w: World, a: Analysis) -> tuple[dict[str, set[str]], set[str],
             # Inside the helper the lock is every caller's (a wait queue
             # head's lock is the class of where the head sits): keep the
             # classes this call's own arguments point to, when any.
-            own = {name(c) for node in w.calls[site][3] if node
-                   for c in a.classes_of(checked.get(node, node)) if c in w.locks}
+            own = {c for node in w.calls[site][3] if node for c in lock_classes(node)}
             if cls & own:
                 cls &= own
         else:
             node = w.calls[site][3][0] if w.calls[site][3] else ""
-            node = checked.get(node, node)
             if node:
-                cls = {name(c) for c in a.classes_of(node) if c in w.locks}
+                cls = lock_classes(node)
             sleep = w.fname(callee) in SLEEP_INIT or hints.get(site, "") in SLEEP_STRUCTS
         memo[(site, k)] = (frozenset(cls), sleep)
         return memo[(site, k)]

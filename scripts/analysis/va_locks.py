@@ -104,17 +104,21 @@ class LockEvents(CallGraph):
                 self.dst_call[call[4]] = site
         return pidx
 
+    def passed_arg(self, node: str) -> str:
+        """The argument a call of a pass-through function was given, when
+        node is the value of one ("" otherwise)."""
+        site = self.dst_call.get(node)
+        if site is None:
+            return ""
+        call = self.w.calls[site]
+        i = self.passthrough.get(call[1], -1)
+        return str(call[3][i]) if 0 <= i < len(call[3]) and call[3][i] else ""
+
     def lock_node(self, node: str, depth: int = 0) -> str:
         """The node a lock argument stands for: through calls of
         pass-through functions to the argument they were given."""
-        site = self.dst_call.get(node)
-        if site is None or depth > 8:
-            return node
-        call = self.w.calls[site]
-        i = self.passthrough.get(call[1], -1)
-        if i < 0 or i >= len(call[3]) or not call[3][i]:
-            return node
-        return self.lock_node(call[3][i], depth + 1)
+        arg = self.passed_arg(node) if depth <= 8 else ""
+        return self.lock_node(arg, depth + 1) if arg else node
 
     def ctype_of(self, node: str, depth: int = 0) -> str:
         """The container type a lock pointer was taken from (a GEP into a
@@ -123,13 +127,9 @@ class LockEvents(CallGraph):
         t = self.w.ctypes.get(node, "")
         if t or depth > 16:
             return t
-        site = self.dst_call.get(node)
-        if site is not None:
-            call = self.w.calls[site]
-            i = self.passthrough.get(call[1], -1)
-            if 0 <= i < len(call[3]) and call[3][i]:
-                return self.ctype_of(call[3][i], depth + 1)
-            return ""
+        if node in self.dst_call:
+            arg = self.passed_arg(node)
+            return self.ctype_of(arg, depth + 1) if arg else ""
         srcs = self._single.get(node, [])
         return self.ctype_of(srcs[0], depth + 1) if len(srcs) == 1 else ""
 

@@ -382,8 +382,8 @@ class LockOrder(VectorReach):
             for c in sorted(self.stored_locks()):
                 if c in self.vec and v in self.vec[c]:
                     continue
-                first = next(((f, loc) for f, loc, ctype in lst
-                              if self.w.lock_type(c) in ("", ctype) or not ctype), None)
+                first = next(((f, loc) for f, loc, ctype in lst if self.w.fits(c, ctype)),
+                             None)
                 if first is None:
                     continue
                 taken_by[v].append(c)

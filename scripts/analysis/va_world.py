@@ -97,9 +97,9 @@ class World:
         self.calls: list[list[Any]] = []
         self.fn_tu: dict[str, str] = {}
         self.locks: set[str] = set()
-        # the type of each field lock location ("%struct.sk_buff_head";
-        # a global's is in globals), and of the container a lock pointer
-        # was taken from by a GEP (ir_facts.py)
+        # the type of each lock location ("%struct.sk_buff_head", an
+        # array's element type), and of the container a lock pointer was
+        # taken from by a GEP (ir_facts.py)
         self.lock_types: dict[str, str] = {}
         self.ctypes: dict[str, str] = {}
         # (call site, lockdep name, its argument index, the struct the
@@ -220,23 +220,18 @@ class World:
     def lock_type(self, loc: str) -> str:
         """The type of a lock location ("%struct.sk_buff_head"), or "" when
         it is no lock location or its type is not known."""
-        if loc not in self.locks:
-            return ""
-        if loc.startswith("G:"):
-            t = str(self.globals.get(loc[2:], {}).get("type", ""))
-            while t.startswith("[") and " x " in t:     # an array of locks
-                t = t[t.index(" x ") + 3:-1].strip()
-            return re.sub(r"\.\d+$", "", t)
         return self.lock_types.get(loc, "")
 
+    def fits(self, loc: str, ctype: str) -> bool:
+        """May a lock reached through a GEP into a container of type ctype
+        be loc?  Not when loc is a lock location of another known type
+        (the object is that container, whatever else the pointer's value
+        may be); always when ctype is empty."""
+        return not ctype or self.lock_type(loc) in ("", ctype)
+
     def of_container(self, classes: Iterable[str], ctype: str) -> frozenset[str]:
-        """The classes a lock reached through a GEP into a container of
-        type ctype may be: not a lock location of another known type (the
-        object is that container, whatever else the pointer's value may
-        be); all of them when ctype is empty."""
-        if not ctype:
-            return frozenset(classes)
-        return frozenset(c for c in classes if self.lock_type(c) in ("", ctype))
+        """The classes that fit ctype (fits())."""
+        return frozenset(c for c in classes if self.fits(c, ctype))
 
     def fname(self, fid: str) -> str:
         """A function's name (a callee outside the world is its name)."""
