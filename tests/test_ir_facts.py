@@ -1,6 +1,7 @@
 """Unit tests of scripts/analysis/ir_facts.py's lock types: an array of
 locks (nested too) has its element's type, without clang's numbered
-suffix, as the lock events compare it with a container type."""
+suffix, as the lock events compare it with a container type; inside a
+container only the step to its lock is part of the lock object."""
 import unittest
 
 import va_kit  # noqa: F401  (puts scripts/analysis on the path)
@@ -22,6 +23,39 @@ class LockType(unittest.TestCase):
         # an array of wait queues is a lock of the LOCKTYPE, a plain array not
         self.assertTrue(ir_facts.LOCKTYPE.match(ir_facts.elem_type("[8 x %struct.wait_queue_head]")))
         self.assertFalse(ir_facts.LOCKTYPE.match(ir_facts.elem_type("[8 x i32]")))
+
+
+# struct wait_queue_head { spinlock_t lock; struct list_head head; } and
+# f(q) { init_list(&q->head); take(&q->lock); }, as clang 14 writes it
+CONTAINER_IR = """
+%struct.wait_queue_head = type { %struct.spinlock, %struct.list_head }
+%struct.spinlock = type { %struct.raw_spinlock }
+%struct.raw_spinlock = type { i32 }
+%struct.list_head = type { %struct.list_head*, %struct.list_head* }
+define dso_local void @f(%struct.wait_queue_head* noundef %q) {
+entry:
+  %head = getelementptr inbounds %struct.wait_queue_head, %struct.wait_queue_head* %q, i32 0, i32 1
+  call void @init_list(%struct.list_head* noundef %head)
+  %lock = getelementptr inbounds %struct.wait_queue_head, %struct.wait_queue_head* %q, i32 0, i32 0
+  call void @take(%struct.spinlock* noundef %lock)
+  ret void
+}
+declare void @init_list(%struct.list_head* noundef)
+declare void @take(%struct.spinlock* noundef)
+"""
+
+
+class ContainerFields(unittest.TestCase):
+    def test_list_of_a_wait_queue_is_its_own_field(self) -> None:
+        u = ir_facts.TU(CONTAINER_IR, "t.c", [])
+        u.parse()
+        d = u.facts()
+        # &q->head: a field of its own, not the queue's lock location
+        self.assertIn(["addr", "f/%head", "F:%struct.wait_queue_head.1"], d["cons"])
+        self.assertNotIn(["copy", "f/%head", "f/%q"], d["cons"])
+        # &q->lock: the lock object is the queue, of the container's type
+        self.assertIn(["copy", "f/%lock", "f/%q"], d["cons"])
+        self.assertEqual(d["ctypes"], {"f/%lock": "%struct.wait_queue_head"})
 
 
 if __name__ == "__main__":

@@ -533,11 +533,25 @@ class TU:
             return n
         return "%struct.anon{" + ";".join(ft) + "}"
 
-    @staticmethod
-    def field_loc(steps: list[tuple[str, int]]) -> tuple[str | None, str | None]:
+    def transparent(self, st: str, k: int) -> bool:
+        """Is the GEP step into field k of struct st part of the lock
+        object (the location stays the object's)?  Inside a lock type,
+        yes; inside a generic container, only the step to its lock: the
+        list of a wait queue head or an skb queue is a field of its own.
+        Read as the lock, INIT_LIST_HEAD(&q->head) stored the queue's lock
+        class into every list_head's next, and every pointer loaded from
+        a list (the slab freelist, so kmem_cache_alloc()'s result and the
+        page table lock it allocates) could be any such queue's lock."""
+        if not TRANSPARENT.match(st):
+            return False
+        if CONTAINER_TYPE.match(norm_type(st)):
+            return bool(LOCKTYPE.match(self.field_type(f"F:{norm_type(st)}.{k}")))
+        return True
+
+    def field_loc(self, steps: list[tuple[str, int]]) -> tuple[str | None, str | None]:
         """Location of a GEP result, and of the object whose field it is:
         the innermost non-transparent struct step decides."""
-        real = [i for i, (s, _) in enumerate(steps) if not TRANSPARENT.match(s)]
+        real = [i for i, (s, k) in enumerate(steps) if not self.transparent(s, k)]
         if not real:
             return None, None
         last = real[-1]
@@ -623,7 +637,7 @@ class TU:
     def gep(self, node: str, srctype: str, base: str | None, idxs: list[str]) -> None:
         steps = self.gep_steps(srctype, idxs)
         loc, outer = self.field_loc(steps)
-        real = [i for i, (st, _) in enumerate(steps) if not TRANSPARENT.match(st)]
+        real = [i for i, (st, k) in enumerate(steps) if not self.transparent(st, k)]
         for st, _k in steps[real[-1] + 1 if real else 0:]:
             cm = CONTAINER_TYPE.match(norm_type(st))
             if cm:
