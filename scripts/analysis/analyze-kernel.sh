@@ -8,12 +8,13 @@
 #
 # Usage:  scripts/analysis/analyze-kernel.sh
 # Reads:  $TREE (tag base), scripts/kconfig/{guest,campaign}.config,
+#         scripts/analysis/world-exclude.txt (units left out of the world),
 #         OVERRIDES (optional: call edges to cut, see README.md), JOBS.
 # Writes: $OUT/build/campaign/ (the gcc build whose .cmd files list the
 #         units), $WORK/src-analysis (a worktree of base),
 #         $WORK/obj-ll (clang build folder with the .ll files),
-#         $OUT/vectors/{units.txt,units-without-ir.txt,facts/,masks.txt,
-#         sites.txt,vectors.json,evidence.md,imprecision.md,summary.txt,
+#         $OUT/vectors/{units-built.txt,units-excluded.txt,units.txt,
+#         units-without-ir.txt,facts/,masks.txt,sites.txt,vectors.json,evidence.md,imprecision.md,summary.txt,
 #         log}; sites.txt (a mask per section) is make convert's table.
 # Exit:   0 done, 1 a stage failed, 2 missing tree or tool.
 set -euo pipefail
@@ -46,8 +47,12 @@ for a in "$OBJ/vmlinux.a" "$OBJ/lib/lib.a"; do
 done | sed -n 's|\.o$||p' | while read -r o; do
 	cmd="$(dirname "$o")/.$(basename "$o").o.cmd"
 	[ -f "$cmd" ] && sed -n 's/^source_[^ ]* := \(.*\.c\)$/\1/p' "$cmd"
-done | sed "s|^$TREE/||" | grep -v '^/' | LC_ALL=C sort -u >"$dest/units.txt"
+done | sed "s|^$TREE/||" | grep -v '^/' | LC_ALL=C sort -u >"$dest/units-built.txt"
+# less the units the world leaves out (world-exclude.txt says why)
+sed 's/#.*//; s/[[:space:]]*$//; /^$/d' "$TOP/scripts/analysis/world-exclude.txt" >"$dest/units-excluded.txt"
+grep -vxF -f "$dest/units-excluded.txt" "$dest/units-built.txt" >"$dest/units.txt" || true
 n=$(wc -l <"$dest/units.txt")
+log "$stage" "$(($(wc -l <"$dest/units-built.txt") - n)) unit(s) left out of the world (scripts/analysis/world-exclude.txt)"
 [ "$n" -gt 0 ] || die "$stage" "no units found in $OBJ's .cmd files" 1
 log "$stage" "$n C units ($(grep -c '^net/' "$dest/units.txt" || true) under net/) in $((SECONDS - t0))s"
 
