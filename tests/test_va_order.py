@@ -1,8 +1,9 @@
 """Unit tests of scripts/analysis/va_order.py: lock order from what a held
 region takes (callees included, less what a callee takes after dropping
 the held lock), BH sections with what they hold inside, class masks
-through the order, section masks, the largest order cycle, and the
-fallback for a lock taken through a pointer the solve cannot name."""
+through the order, section masks, the largest order cycle and the held
+regions that make it, and the fallback for a lock taken through a
+pointer the solve cannot name."""
 import unittest
 
 from va_kit import (LOCK, LOCK_BH, UNLOCK, UNLOCK_BH, call, fn, load, run, straight,
@@ -152,6 +153,31 @@ class CycleAndUnresolved(unittest.TestCase):
         self.assertEqual(a.stored_locks(), {"F:%struct.s.0", "F:%struct.s.1"})
         self.assertEqual(a.cmask["F:%struct.s.0"], {"TIMER"})
         self.assertEqual(a.cmask["F:%struct.s.1"], set())
+
+
+class ComponentHubs(unittest.TestCase):
+    def test_regions_cut_in_rounds(self) -> None:
+        """The held regions that make the order cycle, most edges first:
+        an edge given by two functions stays until both are cut."""
+        funcs = [straight("ab", [0, 1, 2, 3]),          # x { y }
+                 straight("ba", [4, 5, 6, 7, 8, 9]),    # y { x z }
+                 straight("ba2", [10, 11, 12, 13]),     # y { x }
+                 straight("zy", [14, 15, 16, 17])]      # z { y }
+
+        def nest(f: str, outer: str, inner: list[str]) -> list[list[object]]:
+            out = [call(f, LOCK, [f"c:{outer}"])]
+            for i in inner:
+                out += [call(f, LOCK, [f"c:{i}"]), call(f, UNLOCK, [f"c:{i}"])]
+            return out + [call(f, UNLOCK, [f"c:{outer}"])]
+        calls = nest("ab", "x", ["y"]) + nest("ba", "y", ["x", "z"]) + \
+            nest("ba2", "y", ["x"]) + nest("zy", "z", ["y"])
+        a = run(load(unit(funcs, calls, cons=lock_cons(["x", "y", "z"]),
+                          locks=["G:x", "G:y", "G:z"])))
+        self.assertEqual(a.order_component(), {"G:x", "G:y", "G:z"})
+        self.assertEqual(a.order_by[("G:y", "G:x")], {"ba", "ba2"})
+        # ba gives two edges; without it y -> x stays (ba2), so x and y
+        # stay a cycle until ab goes too
+        self.assertEqual(a.component_hubs(), [("ba", 2, 3, 2), ("ab", 1, 2, 0)])
 
 
 if __name__ == "__main__":

@@ -182,6 +182,25 @@ def lock_names(w: World, a: Analysis) -> tuple[dict[str, set[str]], set[str],
     return inits, sleeping, static, pseudo
 
 
+def hub_table(hubs: list[tuple[str, int, int, int]], edges: int, comp: int) -> str:
+    """The imprecision report's table of the held regions that make the
+    largest lock-order component (LockOrder.component_hubs())."""
+    if not hubs:
+        return ""
+    lines = ["", "## The held regions that make the lock-order component", "",
+             f"{edges} order edges, largest component {comp} classes. Per round, "
+             "the function whose held regions give the most edges inside the "
+             "component, then the order without every edge that only the "
+             "functions so far give. An experiment, not a rule: it drops the "
+             "edges whatever they are, so it bounds what context at those "
+             "functions could gain (LockOrder.component_hubs()).", "",
+             "| round | function | its edges in the component | edges left | "
+             "component after |", "|---|---|---|---|---|"]
+    for i, (f, n, e, c) in enumerate(hubs, 1):
+        lines.append(f"| {i} | `{f}` | {n} | {e} | {c} |")
+    return "\n".join(lines) + "\n"
+
+
 def write_outputs(a: Analysis, out: str, world: str, t0: float) -> str:
     w = a.w
     name = w.class_name
@@ -279,8 +298,10 @@ def write_outputs(a: Analysis, out: str, world: str, t0: float) -> str:
     for sec, mine in zip(data["sections"], blame):
         sec["causes"] = mine
     causes = imprecision.causes_of(blame)
+    hubs = a.component_hubs()
     with open(os.path.join(out, "imprecision.md"), "w", encoding="utf-8") as f:
         f.write(imprecision.report(data, blame, len(comp_names), "vectors.json"))
+        f.write(hub_table(hubs, sum(len(v) for v in a.order.values()), len(comp_names)))
     with open(os.path.join(out, "vectors.json"), "w", encoding="utf-8") as f:
         json.dump(data, f, sort_keys=True, separators=(",", ":"))
     with open(os.path.join(out, "evidence.md"), "w", encoding="utf-8") as f:
@@ -347,6 +368,10 @@ def write_outputs(a: Analysis, out: str, world: str, t0: float) -> str:
             "them joined to another or made generic",
             f"overrides: {len(a.overrides)} given, {len(a.cut_used)} call edges cut"]
     summ += imprecision.summary_lines(data, causes, comp_names)
+    if hubs:
+        summ.append("lock-order component by held region (edges in it; component "
+                    "once the regions so far give none, an unsound bound): " +
+                    "; ".join(f"{f} {n} -> {c}" for f, n, _e, c in hubs))
     summ.append(f"time: {time.time() - t0:.1f}s")
     with open(os.path.join(out, "summary.txt"), "w", encoding="utf-8") as f:
         f.write("\n".join(summ) + "\n")

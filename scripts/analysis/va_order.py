@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
-from collections import defaultdict, deque
+from collections import Counter, defaultdict, deque
 
 import rules
 from va_reach import VectorReach
@@ -317,6 +317,8 @@ class LockOrder(VectorReach):
     def sections_and_order(self) -> None:
         self.order: dict[str, set[Any]] = defaultdict(set)      # B -> {L}: B held while L taken
         self.order_ev: dict[tuple[Any, ...], str] = {}
+        # every function whose held regions give an edge (the hub table)
+        self.order_by: dict[tuple[Any, ...], set[str]] = defaultdict(set)
         self.sections: list[dict[Any, Any]] = []
         for fid, fn in self.w.functions.items():
             if self.w.prim(fid):
@@ -344,6 +346,7 @@ class LockOrder(VectorReach):
                                 if l != b and not l.startswith("P:"):
                                     self.order[b].add(l)
                                     self.order_ev.setdefault((b, l), f"{self.w.disp(fid)} ({loc})")
+                                    self.order_by[(b, l)].add(fid)
                         if kind in rules.BH_KINDS:
                             if kind in rules.TRY_KINDS or e.cond or e.paired:
                                 # the path that reaches the return without
@@ -415,6 +418,41 @@ class LockOrder(VectorReach):
         comps = strong_components(sorted(self.order), lambda c: sorted(self.order.get(c, ())))
         best: list[str] = max(comps, key=len, default=[])
         return set(best) if len(best) > 1 else set()
+
+    def component_hubs(self, rounds: int = 10) -> list[tuple[str, int, int, int]]:
+        """Which held regions make the largest lock-order component: per
+        round, the function whose held regions give the most edges inside
+        the component (an edge counts for every function that gives it),
+        then the component once every edge that only the functions chosen
+        so far give is dropped.  An experiment, not a rule: the edges are
+        dropped whatever they are, so the sizes bound what context at
+        those functions could gain.  Returns (function, its edges in the
+        component, edges left, component size after) per round."""
+        cut: set[str] = set()
+        order = self.order
+        out: list[tuple[str, int, int, int]] = []
+        comp = self.order_component()
+        for _ in range(rounds):
+            if not comp:
+                break
+            count: Counter[str] = Counter()
+            for b in comp:
+                for l in order.get(b, ()):
+                    if l in comp:
+                        by = self.order_by.get((b, l), set()) - cut
+                        for f in by:
+                            count[f] += 1
+            if not count:
+                break
+            top, n = min(count.items(), key=lambda x: (-x[1], x[0]))
+            cut.add(top)
+            kept = {b: {l for l in ls if not self.order_by.get((b, l)) or
+                        self.order_by[(b, l)] - cut} for b, ls in order.items()}
+            comps = strong_components(sorted(kept), lambda c: sorted(kept.get(c, ())))
+            best: list[str] = max(comps, key=len, default=[])
+            comp = set(best) if len(best) > 1 else set()
+            out.append((self.w.disp(top), n, sum(len(v) for v in kept.values()), len(comp)))
+        return out
 
     def section_masks(self) -> None:
         for sec in self.sections:
