@@ -179,6 +179,24 @@ class ComponentHubs(unittest.TestCase):
         # stay a cycle until ab goes too
         self.assertEqual(a.component_hubs(), [("ba", 2, 3, 2), ("ab", 1, 2, 0)])
 
+    def test_same_edges_are_one_hub(self) -> None:
+        """Functions that give the same edges (the page table lock's
+        holders) are one hub: apart, dropping one removes nothing."""
+        funcs = [straight("a1", [0, 1, 2, 3]),          # x { y }
+                 straight("c1", [4, 5, 6, 7, 8, 9]),    # y { x z }
+                 straight("c2", [10, 11, 12, 13, 14, 15]),  # y { x z }
+                 straight("z1", [16, 17, 18, 19])]      # z { y }
+        calls = []
+        for f, outer, inner in (("a1", "x", ["y"]), ("c1", "y", ["x", "z"]),
+                                ("c2", "y", ["x", "z"]), ("z1", "z", ["y"])):
+            calls.append(call(f, LOCK, [f"c:{outer}"]))
+            for i in inner:
+                calls += [call(f, LOCK, [f"c:{i}"]), call(f, UNLOCK, [f"c:{i}"])]
+            calls.append(call(f, UNLOCK, [f"c:{outer}"]))
+        a = run(load(unit(funcs, calls, cons=lock_cons(["x", "y", "z"]),
+                          locks=["G:x", "G:y", "G:z"])))
+        self.assertEqual(a.component_hubs(), [("c1 (+1 with the same edges)", 2, 2, 0)])
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -189,12 +189,13 @@ def hub_table(hubs: list[tuple[str, int, int, int]], edges: int, comp: int) -> s
         return ""
     lines = ["", "## The held regions that make the lock-order component", "",
              f"{edges} order edges, largest component {comp} classes. Per round, "
-             "the function whose held regions give the most edges inside the "
-             "component, then the order without every edge that only the "
-             "functions so far give. An experiment, not a rule: it drops the "
-             "edges whatever they are, so it bounds what context at those "
-             "functions could gain (LockOrder.component_hubs()).", "",
-             "| round | function | its edges in the component | edges left | "
+             "a hub (the functions whose held regions give the same edges inside "
+             "the component), the one whose edges would go if it were read with "
+             "context, then the order without every edge that only the hubs so "
+             "far give. An experiment, not a rule: it drops the edges whatever "
+             "they are, so it bounds what context at those hubs could gain "
+             "(LockOrder.component_hubs()).", "",
+             "| round | hub | its edges in the component | edges left | "
              "component after |", "|---|---|---|---|---|"]
     for i, (f, n, e, c) in enumerate(hubs, 1):
         lines.append(f"| {i} | `{f}` | {n} | {e} | {c} |")
@@ -369,8 +370,8 @@ def write_outputs(a: Analysis, out: str, world: str, t0: float) -> str:
             f"overrides: {len(a.overrides)} given, {len(a.cut_used)} call edges cut"]
     summ += imprecision.summary_lines(data, causes, comp_names)
     if hubs:
-        summ.append("lock-order component by held region (edges in it; component "
-                    "once the regions so far give none, an unsound bound): " +
+        summ.append("lock-order component by held region (edges in it -> component "
+                    "once the hubs so far give none, an unsound bound): " +
                     "; ".join(f"{f} {n} -> {c}" for f, n, _e, c in hubs))
     summ.append(f"time: {time.time() - t0:.1f}s")
     with open(os.path.join(out, "summary.txt"), "w", encoding="utf-8") as f:

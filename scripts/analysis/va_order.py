@@ -420,14 +420,17 @@ class LockOrder(VectorReach):
         return set(best) if len(best) > 1 else set()
 
     def component_hubs(self, rounds: int = 10) -> list[tuple[str, int, int, int]]:
-        """Which held regions make the largest lock-order component: per
-        round, the function whose held regions give the most edges inside
-        the component (an edge counts for every function that gives it),
-        then the component once every edge that only the functions chosen
-        so far give is dropped.  An experiment, not a rule: the edges are
-        dropped whatever they are, so the sizes bound what context at
-        those functions could gain.  Returns (function, its edges in the
-        component, edges left, component size after) per round."""
+        """Which held regions make the largest lock-order component.  Per
+        round, a hub: the functions whose held regions give the same
+        edges inside the component (the page table lock's holders in mm/
+        are one hub), chosen by the edges that dropping them removes (an
+        edge counts for every function that gives it, so it goes when all
+        of them are chosen), then by the edges they give; then the
+        component once every edge that only the hubs chosen so far give
+        is dropped.  An experiment, not a rule: the edges are dropped
+        whatever they are, so the sizes bound what context at those hubs
+        could gain.  Returns (hub, its edges in the component, edges
+        left, component size after) per round."""
         cut: set[str] = set()
         order = self.order
         out: list[tuple[str, int, int, int]] = []
@@ -435,23 +438,36 @@ class LockOrder(VectorReach):
         for _ in range(rounds):
             if not comp:
                 break
-            count: Counter[str] = Counter()
+            given: dict[str, set[tuple[str, str]]] = defaultdict(set)
             for b in comp:
                 for l in order.get(b, ()):
                     if l in comp:
-                        by = self.order_by.get((b, l), set()) - cut
-                        for f in by:
-                            count[f] += 1
-            if not count:
+                        for f in self.order_by.get((b, l), set()) - cut:
+                            given[f].add((b, l))
+            if not given:
                 break
-            top, n = min(count.items(), key=lambda x: (-x[1], x[0]))
-            cut.add(top)
+            groups: dict[frozenset[tuple[str, str]], list[str]] = defaultdict(list)
+            for f, es in given.items():
+                groups[frozenset(es)].append(f)
+            best_key: tuple[int, int, str] | None = None
+            best: list[str] = []
+            for edges, fs in groups.items():
+                members = set(fs)
+                removed = sum(1 for e in edges if not (self.order_by[e] - cut - members))
+                name = min(self.w.disp(f) for f in fs)
+                key = (-removed, -len(edges), name)
+                if best_key is None or key < best_key:
+                    best_key, best = key, sorted(fs, key=self.w.disp)
+            cut.update(best)
             kept = {b: {l for l in ls if not self.order_by.get((b, l)) or
                         self.order_by[(b, l)] - cut} for b, ls in order.items()}
             comps = strong_components(sorted(kept), lambda c: sorted(kept.get(c, ())))
-            best: list[str] = max(comps, key=len, default=[])
-            comp = set(best) if len(best) > 1 else set()
-            out.append((self.w.disp(top), n, sum(len(v) for v in kept.values()), len(comp)))
+            big: list[str] = max(comps, key=len, default=[])
+            comp = set(big) if len(big) > 1 else set()
+            label = self.w.disp(best[0]) + (f" (+{len(best) - 1} with the same edges)"
+                                            if len(best) > 1 else "")
+            out.append((label, len(given[best[0]]), sum(len(v) for v in kept.values()),
+                        len(comp)))
         return out
 
     def section_masks(self) -> None:
