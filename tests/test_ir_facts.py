@@ -1,7 +1,8 @@
 """Unit tests of scripts/analysis/ir_facts.py's lock types: an array of
 locks (nested too) has its element's type, without clang's numbered
 suffix, as the lock events compare it with a container type; inside a
-container only the step to its lock is part of the lock object."""
+container only the step to its lock is part of the lock object; a
+container's address cast to another struct is data until cast back."""
 import unittest
 
 import va_kit  # noqa: F401  (puts scripts/analysis on the path)
@@ -56,6 +57,25 @@ class ContainerFields(unittest.TestCase):
         # &q->lock: the lock object is the queue, of the container's type
         self.assertIn(["copy", "f/%lock", "f/%q"], d["cons"])
         self.assertEqual(d["ctypes"], {"f/%lock": "%struct.wait_queue_head"})
+
+
+class CastKind(unittest.TestCase):
+    def test_container_address_as_data(self) -> None:
+        # the sentinel: an skb queue head cast to struct sk_buff *
+        self.assertEqual(ir_facts.cast_kind("%struct.sk_buff_head*", "%struct.sk_buff*"), "tag")
+        self.assertEqual(ir_facts.cast_kind("%struct.wait_queue_head.3*", "%struct.foo*"), "tag")
+        # back to a queue head (SCTP's event list), from a struct or a void *
+        self.assertEqual(ir_facts.cast_kind("%struct.sk_buff*", "%struct.sk_buff_head*"), "untag")
+        self.assertEqual(ir_facts.cast_kind("i8*", "%struct.wait_queue_head*"), "untag")
+        # to a void *, to the lock inside (its first field), between
+        # containers' own numbered types, and plain casts: the same value
+        self.assertEqual(ir_facts.cast_kind("%struct.sk_buff_head*", "i8*"), "copy")
+        self.assertEqual(ir_facts.cast_kind("%struct.wait_queue_head*", "%struct.spinlock*"),
+                         "copy")
+        self.assertEqual(ir_facts.cast_kind("%struct.sk_buff_head.1*", "%struct.sk_buff_head*"),
+                         "copy")
+        self.assertEqual(ir_facts.cast_kind("%struct.sock*", "i8*"), "copy")
+        self.assertEqual(ir_facts.cast_kind("i64", "i8*"), "copy")
 
 
 if __name__ == "__main__":

@@ -50,6 +50,26 @@ LOCKTYPE = re.compile(
 ARRAY_OF = re.compile(r"^\[\d+ x (.*)\]$")
 
 
+def cast_kind(src_t: str, dst_t: str) -> str:
+    """The constraint of a pointer cast.  A container's address cast to
+    another struct (an skb queue head to struct sk_buff *, the list's
+    sentinel that __skb_queue_splice() stores into an skb's next) is data
+    from then on: "tag" (the solve carries its lock as K:<lock>, no lock
+    class).  A cast to a container type from anything else makes it the
+    container's address again: "untag" (SCTP casts skb->prev back to the
+    queue head).  Any other cast is a "copy"."""
+    s, d = src_t.strip(), dst_t.strip()
+    if not (s.endswith("*") and d.endswith("*")):
+        return "copy"
+    s, d = norm_type(s[:-1].strip()), norm_type(d[:-1].strip())
+    sc, dc = CONTAINER_TYPE.match(s), CONTAINER_TYPE.match(d)
+    if sc and not dc and d.startswith("%struct.") and not TRANSPARENT.match(d):
+        return "tag"
+    if dc and not sc:
+        return "untag"
+    return "copy"
+
+
 def elem_type(t: str) -> str:
     """The element type of an array type, through nested arrays (an
     array of locks is one lock class, as arrays are one cell)."""
@@ -624,7 +644,8 @@ class TU:
                 ot, ov = typed_operand(inner2)
                 sub = self.const_node(ot, ov)
                 if sub:
-                    self.cons.append(["copy", node, sub])
+                    kind = cast_kind(ot, t) if m.group(1) == "bitcast" else "copy"
+                    self.cons.append([kind, node, sub])
             else:
                 for op in split_top(inner):
                     ot, ov = typed_operand(op)
@@ -954,7 +975,9 @@ class TU:
             t, v = typed_operand(inner)
             src = self.operand(fid, t, v)
             if src and dst:
-                self.cons.append(["copy", dst, src])
+                to = re.search(r"\s+to\s+(.*)$", rest)
+                kind = cast_kind(t, to.group(1)) if op == "bitcast" and to else "copy"
+                self.cons.append([kind, dst, src])
                 if op in ("bitcast", "ptrtoint", "addrspacecast"):
                     self.note_origin(dst, src, t)
             return

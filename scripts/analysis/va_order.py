@@ -511,7 +511,9 @@ class LockOrder(VectorReach):
             nodes += self.args_leaving_world()
             st = set()
             for v in nodes:
-                st |= {x for x in self.s.pts.get(v, ()) if x[:2] in ("F:", "G:", "A:")}
+                # a container's address stored as data (K:) is stored too
+                st |= {x[2:] if x[:2] == "K:" else x for x in self.s.pts.get(v, ())
+                       if x[:2] in ("F:", "G:", "A:", "K:")}
             self._stored_locks = st
         return self._stored_locks
 

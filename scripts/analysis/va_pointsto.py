@@ -115,6 +115,9 @@ class Solver:
         # result of a call that returns that parameter)
         self.nsucc: dict[str, set[Any]] = defaultdict(set)
         self.psucc: dict[str, set[Any]] = defaultdict(set)
+        # cast edges that tag and untag a container's address (add_cast())
+        self.tsucc: dict[str, set[Any]] = defaultdict(set)
+        self.usucc: dict[str, set[Any]] = defaultdict(set)
         self.stores: dict[str, list[Any]] = defaultdict(list)
         self.pcpu: dict[str, list[Any]] = defaultdict(list)
         self.icalls: dict[str, list[Any]] = defaultdict(list)
@@ -135,7 +138,28 @@ class Solver:
         return root
 
     def travels(self, v: str) -> bool:
-        return v[:3] == "FN:" or v[:2] in ("P:", "U:", "D:", "N:") or v in self.locks
+        return v[:3] == "FN:" or v[:2] in ("P:", "U:", "D:", "N:", "K:") or v in self.locks
+
+    def tagged(self, vals: Any, tag: bool) -> list[str]:
+        """What a cast edge carries (ir_facts.cast_kind()): a container's
+        address cast to another struct is data, K:<lock> (tag); a cast to
+        a container type makes it the lock's again (untag)."""
+        if tag:
+            return ["K:" + v if v in self.locks else v for v in vals]
+        return [v[2:] if v[:2] == "K:" else v for v in vals]
+
+    def add_cast(self, src: str, dst: str, tag: bool) -> None:
+        """An edge that tags or untags what it carries (tagged())."""
+        src, dst = self.find(src), self.find(dst)
+        edges = self.tsucc if tag else self.usucc
+        if dst in edges[src] or src == dst:
+            return
+        edges[src].add(dst)
+        vals = self.pts.get(src)
+        if vals:
+            out = [v for v in vals if self.travels(v)]
+            if out:
+                self.add_pts(dst, self.tagged(out, tag))
 
     def add_pts(self, n: str, vals: Any) -> None:
         n = self.find(n)
@@ -183,7 +207,7 @@ class Solver:
         src_of: dict[str, str] = {}
         for c in w.cons:
             k = c[0]
-            if k in ("addr", "copy", "load", "pcpu"):
+            if k in ("addr", "copy", "load", "pcpu", "tag", "untag"):
                 ndef[c[1]] += 1
                 if k == "copy":
                     src_of[c[1]] = c[2]
@@ -208,7 +232,7 @@ class Solver:
                 x = self.rep[x]
         for c in w.cons:
             # a merged copy is its source, not a second definition
-            if c[0] == "load" or (c[0] == "copy" and c[1] not in self.rep):
+            if c[0] in ("load", "tag", "untag") or (c[0] == "copy" and c[1] not in self.rep):
                 self.open.add(self.find(c[1]))
         self.open |= {self.find(p) for p in pinned}
 
@@ -233,6 +257,8 @@ class Solver:
                     self.add_pts(c[1], ["N:" + c[2]])
             elif k == "copy":
                 self.add_edge(c[2], c[1])
+            elif k in ("tag", "untag"):
+                self.add_cast(c[2], c[1], k == "tag")
             elif k == "load":
                 loads.append((f(c[2]), f(c[1]), len(c) > 3 and c[3] == "data"))
             elif k == "store":
@@ -301,6 +327,11 @@ class Solver:
                     pc_out = [v for v in out if v[:2] == "P:"]
                     for d in list(self.psucc[n]):
                         self.add_pts(d, pc_out)
+                for tag, edges in ((True, self.tsucc), (False, self.usucc)):
+                    if n in edges:
+                        cast = self.tagged(out, tag)
+                        for d in list(edges[n]):
+                            self.add_pts(d, cast)
             pc = [v for v in delta if v[:2] == "P:"]
             if pc:
                 for d in self.pcpu.get(n, ()):
