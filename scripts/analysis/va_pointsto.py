@@ -7,7 +7,7 @@ va_callgraph.py's."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 import functools
 import re
@@ -150,16 +150,8 @@ class Solver:
 
     def add_cast(self, src: str, dst: str, tag: bool) -> None:
         """An edge that tags or untags what it carries (tagged())."""
-        src, dst = self.find(src), self.find(dst)
-        edges = self.tsucc if tag else self.usucc
-        if dst in edges[src] or src == dst:
-            return
-        edges[src].add(dst)
-        vals = self.pts.get(src)
-        if vals:
-            out = [v for v in vals if self.travels(v)]
-            if out:
-                self.add_pts(dst, self.tagged(out, tag))
+        self.link(self.tsucc if tag else self.usucc, src, dst,
+                  lambda vals: self.tagged(vals, tag))
 
     def add_pts(self, n: str, vals: Any) -> None:
         n = self.find(n)
@@ -174,30 +166,29 @@ class Solver:
                 self.inwork.add(n)
                 self.work.append(n)
 
-    def add_edge(self, src: str, dst: str) -> None:
+    def link(self, edges: dict[str, set[Any]], src: str, dst: str,
+             carry: Callable[[list[str]], list[str]]) -> None:
+        """Add src -> dst to edges (one of the edge sets run() follows)
+        and send it what src holds now, through carry (all of it, a
+        filter or a cast)."""
         src, dst = self.find(src), self.find(dst)
-        if dst in self.succ[src] or src == dst:
-            return
-        self.succ[src].add(dst)
-        vals = self.pts.get(src)
-        if vals:
-            out = [v for v in vals if self.travels(v)]
-            if out:
-                self.add_pts(dst, out)
-
-    def add_filtered(self, src: str, dst: str, percpu: bool) -> None:
-        """An edge that carries only per-CPU addresses (percpu) or all
-        but them."""
-        src, dst = self.find(src), self.find(dst)
-        edges = self.psucc if percpu else self.nsucc
         if dst in edges[src] or src == dst:
             return
         edges[src].add(dst)
         vals = self.pts.get(src)
         if vals:
-            out = [v for v in vals if self.travels(v) and (v[:2] == "P:") == percpu]
+            out = carry([v for v in vals if self.travels(v)])
             if out:
                 self.add_pts(dst, out)
+
+    def add_edge(self, src: str, dst: str) -> None:
+        self.link(self.succ, src, dst, lambda vals: vals)
+
+    def add_filtered(self, src: str, dst: str, percpu: bool) -> None:
+        """An edge that carries only per-CPU addresses (percpu) or all
+        but them."""
+        self.link(self.psucc if percpu else self.nsucc, src, dst,
+                  lambda vals: [v for v in vals if (v[:2] == "P:") == percpu])
 
     def collapse(self) -> None:
         """Merge every node defined by exactly one copy into its source;
