@@ -14,8 +14,9 @@
 #         units), $WORK/src-analysis (a worktree of base),
 #         $WORK/obj-ll (clang build folder with the .ll files),
 #         $OUT/vectors/{units-built.txt,units-excluded.txt,units.txt,
-#         units-without-ir.txt,facts/,masks.txt,sites.txt,vectors.json,evidence.md,imprecision.md,summary.txt,
-#         log}; sites.txt (a mask per section) is make convert's table.
+#         units-without-ir.txt,facts/,masks.txt,sites.txt,vectors.json,
+#         evidence.md,imprecision.md,summary.txt,log}; sites.txt (a mask
+#         per section) is make convert's table.
 # Exit:   0 done, 1 a stage failed, 2 missing tree or tool.
 set -euo pipefail
 

@@ -568,10 +568,12 @@ class TU:
             return bool(LOCKTYPE.match(self.field_type(f"F:{norm_type(st)}.{k}")))
         return True
 
-    def field_loc(self, steps: list[tuple[str, int]]) -> tuple[str | None, str | None]:
+    @staticmethod
+    def field_loc(steps: list[tuple[str, int]],
+                  real: list[int]) -> tuple[str | None, str | None]:
         """Location of a GEP result, and of the object whose field it is:
-        the innermost non-transparent struct step decides."""
-        real = [i for i, (s, k) in enumerate(steps) if not self.transparent(s, k)]
+        the innermost non-transparent struct step (real: their indices,
+        gep()) decides."""
         if not real:
             return None, None
         last = real[-1]
@@ -657,8 +659,8 @@ class TU:
 
     def gep(self, node: str, srctype: str, base: str | None, idxs: list[str]) -> None:
         steps = self.gep_steps(srctype, idxs)
-        loc, outer = self.field_loc(steps)
         real = [i for i, (st, k) in enumerate(steps) if not self.transparent(st, k)]
+        loc, outer = self.field_loc(steps, real)
         for st, _k in steps[real[-1] + 1 if real else 0:]:
             cm = CONTAINER_TYPE.match(norm_type(st))
             if cm:
@@ -971,12 +973,11 @@ class TU:
             return
         if op in ("bitcast", "ptrtoint", "inttoptr", "addrspacecast", "trunc",
                   "zext", "sext", "freeze"):
-            inner = re.sub(r"\s+to\s+.*$", "", rest)
+            inner, *to = re.split(r"\s+to\s+", rest, maxsplit=1)
             t, v = typed_operand(inner)
             src = self.operand(fid, t, v)
             if src and dst:
-                to = re.search(r"\s+to\s+(.*)$", rest)
-                kind = cast_kind(t, to.group(1)) if op == "bitcast" and to else "copy"
+                kind = cast_kind(t, to[0]) if op == "bitcast" and to else "copy"
                 self.cons.append([kind, dst, src])
                 if op in ("bitcast", "ptrtoint", "addrspacecast"):
                     self.note_origin(dst, src, t)

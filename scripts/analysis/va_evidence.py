@@ -316,7 +316,7 @@ def write_outputs(a: Analysis, out: str, world: str, t0: float) -> str:
                 f.write(f"{node} {w.disp(fid)}\n")
     prec = a.precision()
     secs = merged_sections(a, name)
-    comp = {name(c) for c in a.order_component()}
+    comp = comp_names
     in_comp = [x for x in secs if comp & (set(x["cl"].split(",")) | x["inner"])]
     full = sum(1 for s in secs if len(s["mask"]) == len(VECTORS))
     useful = sum(1 for s in secs if len(s["mask"]) < len(VECTORS)

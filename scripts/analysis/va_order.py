@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
-from collections import Counter, defaultdict, deque
+from collections import defaultdict, deque
 
 import rules
 from va_reach import VectorReach
