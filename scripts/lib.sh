@@ -26,8 +26,9 @@ export PYTHONPATH="$TOP/semantic-patches${PYTHONPATH:+:$PYTHONPATH}"
 SOFTIRQ_MISUSE_WARNING='at kernel/softirq\.c:[0-9]+ softirq_mask_report\+'
 # The message of the WARNING that call_timer_fn() prints when the suite's
 # timer callback leaks a partial section on purpose (the case
-# leaked_section_is_forgotten); matched on the line before the WARNING
-# line, so a leak by any other timer callback is still reported.
+# leaked_section_is_forgotten); matched on the message printed before the
+# WARNING line (parse-boot-log.py --allow-after: another CPU's lines may
+# come between), so a leak by any other timer callback is still reported.
 # shellcheck disable=SC2034 # used by the scripts that source this file
 SOFTIRQ_LEAK_TIMER_MESSAGE='^timer: smt_leak_timer_fn\+0x[0-9a-f]+/0x[0-9a-f]+ preempt leak'
 

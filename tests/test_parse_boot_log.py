@@ -146,10 +146,24 @@ class VerdictTest(unittest.TestCase):
             full = base.replace("PLAN-START", text + "PLAN-START", 1)
             rep = pbl.parse(full, [], [], None, None, after)
             self.assertEqual(rep.verdict, want, rep.reasons)
-        # the message excuses only the WARNING line right after it
-        apart = base.replace("PLAN-START", leak.replace("\nWARNING", "\nfiller\nWARNING")
-                             + "PLAN-START", 1)
-        self.assertEqual(pbl.parse(apart, [], [], None, None, after).verdict, "WARNING")
+        # another CPU's console line between message and WARNING (seen in a
+        # bench boot: "Freeing initrd memory" from the init task)
+        between = base.replace("PLAN-START", leak.replace(
+            "\nWARNING", "\nFreeing initrd memory: 8040K\nWARNING") + "PLAN-START", 1)
+        rep = pbl.parse(between, [], [], None, None, after)
+        self.assertEqual(rep.verdict, "PASS", rep.reasons)
+        # one message excuses one WARNING: a second one is reported
+        twice = base.replace("PLAN-START", leak + leak.split("\n")[1] + "\nPLAN-START", 1)
+        self.assertEqual(pbl.parse(twice, [], [], None, None, after).verdict, "WARNING")
+        # a lockdep report after the message is not a WARN() splat it excuses
+        report = base.replace("PLAN-START", leak.split("\n")[0]
+                              + "\nWARNING: possible circular locking dependency detected\n"
+                              + "PLAN-START", 1)
+        self.assertEqual(pbl.parse(report, [], [], None, None, after).verdict, "LOCKDEP")
+        # a message far from the WARNING excuses nothing
+        far = base.replace("PLAN-START", leak.replace(
+            "\nWARNING", "\nfiller" * pbl.ALLOW_AFTER_WINDOW + "\nWARNING") + "PLAN-START", 1)
+        self.assertEqual(pbl.parse(far, [], [], None, None, after).verdict, "WARNING")
 
     def test_no_end_marker(self) -> None:
         text = "\n".join(line for line in (FIX / "boot-pass.log").read_text().splitlines()

@@ -29,10 +29,12 @@ Skipped KUnit cases are listed and counted, never taken for passed ones.
 not skipped (a suite whose cases all skip fails); --expect-kunit
 SUITE.CASE requires that case to pass ("ok", not skipped).
 --expect-selftests N requires lockdep's "Good, all N testcases passed!".
---allow REGEX excuses a line that matches; --allow-after REGEX excuses a
-WARNING line whose previous line matches: WARN(cond, fmt, ...) prints its
-message on the line before "WARNING: ... at FILE:LINE" (x86), so a
-warning can be excused by what it says, not only by where it comes from.
+--allow REGEX excuses a line that matches; --allow-after REGEX excuses the
+first WARNING line after a line that matches, if it comes within
+ALLOW_AFTER_WINDOW lines: WARN(cond, fmt, ...) prints its message before
+"WARNING: ... at FILE:LINE" (x86), so a warning can be excused by what it
+says, not only by where it comes from.  Another CPU's console lines can
+fall between the two; each matching line excuses one WARNING only.
 
 --expect-report REGEX inverts the lockdep rule for negative tests: the
 verdict is PASS only if a lockdep report matching REGEX appears (and
@@ -85,6 +87,10 @@ LOCKDEP_PATTERNS = [
     r"BUG: MAX_LOCKDEP",
 ]
 WARNING_PATTERN = re.compile(r"\bWARNING: ")
+# The first line of a WARN() splat (not a lockdep report's "WARNING: ...")
+WARN_SPLAT = re.compile(r"\bWARNING: CPU: \d+ PID: \d+ at ")
+# How many lines after its message --allow-after still excuses a WARNING
+ALLOW_AFTER_WINDOW = 8
 LOCKDEP_SELFTEST = re.compile(
     r"(Good, all +\d+ testcases passed!"
     r"|\d+ unexpected failures \(out of +\d+\)"
@@ -263,6 +269,7 @@ def parse(text: str, allow: list[re.Pattern[str]], expect_kunit: list[str],
     crash = [re.compile(p) for p in CRASH_PATTERNS]
     lockdep = [re.compile(p) for p in LOCKDEP_PATTERNS]
 
+    excuse: list[int] = []  # lines whose message excuses the next WARNING
     for i, line in enumerate(lines):
         if line.startswith("LDD "):
             continue  # base64 of a lockdep copy: no report can hide in it
@@ -287,9 +294,14 @@ def parse(text: str, allow: list[re.Pattern[str]], expect_kunit: list[str],
             rep.lockdep_selftest = m.group(1)
         if any(a.search(line) for a in allow):
             continue
-        if (allow_after and i > 0 and WARNING_PATTERN.search(line)
-                and any(a.search(lines[i - 1]) for a in allow_after)):
+        if allow_after and any(a.search(line) for a in allow_after):
+            excuse.append(i)
             continue
+        if WARN_SPLAT.search(line):
+            excuse = [j for j in excuse if i - j <= ALLOW_AFTER_WINDOW]
+            if excuse:
+                excuse.pop(0)
+                continue
         if any(p.search(line) for p in lockdep):
             if not rep.lockdep_report:
                 rep.lockdep_report = context(lines, i, 40)
