@@ -2,7 +2,9 @@
 locks (nested too) has its element's type, without clang's numbered
 suffix, as the lock events compare it with a container type; inside a
 container only the step to its lock is part of the lock object; a
-container's address cast to another struct is data until cast back."""
+container's address cast to another struct is data until cast back; a
+call's result cast to a lock pointer at once is recorded with its lock
+type."""
 import unittest
 
 import va_kit  # noqa: F401  (puts scripts/analysis on the path)
@@ -76,6 +78,37 @@ class CastKind(unittest.TestCase):
                          "copy")
         self.assertEqual(ir_facts.cast_kind("%struct.sock*", "i8*"), "copy")
         self.assertEqual(ir_facts.cast_kind("i64", "i8*"), "copy")
+
+
+# l = kvmalloc_array(n, sizeof(*l)) (spinlock_t *), p = kmalloc(8) kept
+# as a void *, and s = kmalloc(...) cast to a struct that is no lock
+ALLOC_IR = """
+%struct.spinlock = type { %struct.raw_spinlock }
+%struct.raw_spinlock = type { i32 }
+%struct.foo = type { i32 }
+define dso_local void @g() {
+entry:
+  %call = call noalias i8* @kvmalloc_array(i64 noundef 8, i64 noundef 4)
+  %0 = bitcast i8* %call to %struct.spinlock*
+  call void @take(%struct.spinlock* noundef %0)
+  %call1 = call noalias i8* @kmalloc(i64 noundef 8)
+  call void @keep(i8* noundef %call1)
+  %call2 = call noalias i8* @kmalloc(i64 noundef 4)
+  %1 = bitcast i8* %call2 to %struct.foo*
+  ret void
+}
+declare i8* @kvmalloc_array(i64 noundef, i64 noundef)
+declare i8* @kmalloc(i64 noundef)
+declare void @take(%struct.spinlock* noundef)
+declare void @keep(i8* noundef)
+"""
+
+
+class LockCasts(unittest.TestCase):
+    def test_result_cast_to_a_lock(self) -> None:
+        u = ir_facts.TU(ALLOC_IR, "t.c", [])
+        u.parse()
+        self.assertEqual(u.facts()["lock_casts"], {"g/%call": "%struct.spinlock"})
 
 
 if __name__ == "__main__":

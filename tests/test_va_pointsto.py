@@ -1,8 +1,9 @@
 """Unit tests of scripts/analysis/va_pointsto.py: prototypes fit as kCFI
 would let them, a function stored into a field reaches the indirect call
 that loads it, a load through a pointer of unknown target is UNKNOWN,
-stores through such a pointer escape, and per-CPU addresses reach a
-helper's writes only at the calls that pass them."""
+stores through such a pointer escape, per-CPU addresses reach a
+helper's writes only at the calls that pass them, and an allocator's
+result is fresh memory, not what its body returns."""
 import unittest
 
 from va_kit import call, fn, load, straight, unit
@@ -95,6 +96,28 @@ class Solve(unittest.TestCase):
         self.assertEqual(p.classes_of("f/%m"), {"G:other"})
         self.assertEqual(p.percpu_of(["st", "f/%x", "f.c:1"]), {"P:cnt"})
         self.assertEqual(p.percpu_of(["st", "f/%l", "f.c:1"]), set())
+
+
+class Allocations(unittest.TestCase):
+    def test_result_is_the_site_not_the_body(self) -> None:
+        # kmalloc's body returns what it loads from a freelist that once
+        # held lk's address; a caller casts one result to a lock pointer
+        # (lock_casts) and keeps the other as data
+        cons = [["addr", "c:lk", "G:lk"], ["addr", "c:fl", "G:fl"],
+                ["store", "c:fl", "c:lk"], ["load", "kmalloc/%p", "c:fl"],
+                ["copy", "kmalloc/#ret", "kmalloc/%p"]]
+        funcs = [straight("kmalloc", []), straight("setup", [0, 1])]
+        calls = [call("setup", "kmalloc", dst="setup/%call"),
+                 call("setup", "kmalloc", dst="setup/%call1")]
+        w = load(unit(funcs, calls, cons=cons, locks=["G:lk"],
+                      lock_casts={"setup/%call": "%struct.spinlock"}))
+        p = solved(w)
+        self.assertEqual(p.s.pts["setup/%call"], {"H:setup/%call"})
+        self.assertEqual(p.s.pts["setup/%call1"], {va_pointsto.DUNKNOWN})
+        self.assertEqual(w.lock_types["H:setup/%call"], "%struct.spinlock")
+        self.assertEqual(w.class_name("H:setup/%call"), "kmalloc()@setup.c:kmalloc")
+        # a function that is no allocator returns what its body returns
+        self.assertIn("G:lk", p.s.pts["kmalloc/#ret"])
 
 
 if __name__ == "__main__":

@@ -308,6 +308,11 @@ class TU:
         self.ptr_origin: dict[str, str] = {}
         # results of alloc_percpu() (a void * the caller casts to its type)
         self.percpu_allocs: set[str] = set()
+        # call results, and those cast to a lock pointer right away (the
+        # implicit conversion of an allocator's void *: "spinlock_t *l =
+        # kvmalloc_array(...)"), with the lock type (lock_casts())
+        self.call_results: set[str] = set()
+        self.lock_casts: dict[str, str] = {}
         # pointers passed on (call arguments, stored values, returns,
         # phi and select inputs) with their type, checked once the unit is
         # read (a phi may name a value defined further down)
@@ -979,6 +984,8 @@ class TU:
             if src and dst:
                 kind = cast_kind(t, to[0]) if op == "bitcast" and to else "copy"
                 self.cons.append([kind, dst, src])
+                if op == "bitcast" and to and src in self.call_results:
+                    self.lock_cast(src, to[0])
                 if op in ("bitcast", "ptrtoint", "addrspacecast"):
                     self.note_origin(dst, src, t)
             return
@@ -1174,12 +1181,22 @@ class TU:
         self.passed.extend((a, t) for a, t in zip(args, atypes) if a)
         if callee_direct in PERCPU_ALLOCATORS and dst:
             self.percpu_allocs.add(dst)
+        if dst:
+            self.call_results.add(dst)
         site = len(self.calls)
         self.calls.append([fid, callee_direct or "", fp or "", args, dst or "",
                            loc, proto, consts])
         events.append(["call", site])
         if KEY_TYPE in atypes:
             self.lock_init(fid, site, split_top(args_s), args, atypes)
+
+    def lock_cast(self, result: str, to_t: str) -> None:
+        """A call's result cast to a pointer to a lock type: the memory it
+        returns holds that lock at its start (vectors.py makes the result
+        of an allocator so cast a lock class of its own)."""
+        t = to_t.strip()
+        if t.endswith("*") and LOCKTYPE.match(norm_type(t[:-1].strip())):
+            self.lock_casts[result] = lock_type(norm_type(t[:-1].strip()))
 
     def lock_init(self, fid: str, site: int, raw_args: list[str], args: list[str],
                   atypes: list[str]) -> None:
@@ -1263,7 +1280,8 @@ class TU:
                 "locks": sorted(self.locklocs),
                 "ctypes": self.ctypes,
                 "lock_types": dict(sorted(self.locklocs.items())),
-                "pcpu_alias": getattr(self, "pcpu_alias", [])}
+                "pcpu_alias": getattr(self, "pcpu_alias", []),
+                "lock_casts": dict(sorted(self.lock_casts.items()))}
 
 
 def main() -> int:

@@ -139,6 +139,34 @@ GFP_ARG: dict[str, tuple[int, int | None]] = {
     "kmemdup": (2, None), "alloc_skb": (1, None), "mempool_alloc": (1, None),
 }
 
+# The allocators whose result is memory nobody else holds yet
+# (Solver.bind(), rule 1): a call gives its result a value of its own,
+# "H:<node>", the allocation site, instead of what the allocator's body
+# returns (a pointer loaded from a freelist, which carries whatever the
+# field-based solve stored into list pointers).  A lock in such memory
+# taken through the result itself (a kvmalloc()ed lock array:
+# inet_hashinfo.ehash_locks) is a class per allocation site.  The
+# static inline wrappers (kmalloc(), kzalloc(), kvmalloc_array(), ...)
+# are listed so the site is the caller's call, not the wrapper's.  Not
+# listed: krealloc() (may return its argument), mempool_alloc() (returns
+# what its pool's allocator returned earlier), the page allocator, and
+# the per-CPU allocator (its memory is per-CPU data, rule 6).
+ALLOCATORS = {
+    "kmalloc", "kzalloc", "kmalloc_array", "kcalloc", "kmalloc_node",
+    "kzalloc_node", "kmalloc_array_node", "kcalloc_node", "__kmalloc",
+    "__kmalloc_node", "kmalloc_trace", "kmalloc_node_trace", "kmalloc_large",
+    "kmalloc_large_node", "__kmalloc_node_track_caller",
+    "kmem_cache_alloc", "kmem_cache_zalloc", "kmem_cache_alloc_node",
+    "kmem_cache_alloc_lru",
+    "kvmalloc", "kvzalloc", "kvmalloc_node", "kvzalloc_node", "kvmalloc_array",
+    "kvcalloc",
+    "vmalloc", "vzalloc", "vmalloc_node", "vzalloc_node", "vmalloc_array",
+    "vcalloc", "vmalloc_huge", "vmalloc_user", "vmalloc_32", "__vmalloc",
+    "__vmalloc_node", "__vmalloc_node_range",
+    "kmemdup", "kstrdup", "kstrndup", "kmemdup_nul", "devm_kmalloc",
+    "devm_kzalloc", "alloc_large_system_hash",
+}
+
 # How many rounds the functions of one call-graph cycle are judged in
 # (Analysis.site_events()) before the analysis gives up on the lifts
 # settling and judges them once each, in the call graph's order; and the

@@ -112,7 +112,7 @@ class CallGraph(PointsTo):
 
         def objects(node: str, depth: int = 0) -> tuple[set[str], bool]:
             vals = s.pts.get(node, set()) if node else set()
-            objs = {x for x in vals if x[:2] in ("F:", "G:", "A:")}
+            objs = {x for x in vals if x[:2] in ("F:", "G:", "A:", "H:")}
             if vals:
                 return objs, len(objs) < len(vals)
             fid = node_fn(node) if node else ""
@@ -251,7 +251,8 @@ class CallGraph(PointsTo):
             if w.fname(callee) in rules.HRTIMER_INIT:
                 idx_obj, idx_mode = rules.HRTIMER_INIT[w.functions.get(callee, {}).get(
                     "name", callee)]
-                objs = {v for v in s.pts.get(call[3][idx_obj], ()) if v[:2] in ("F:", "G:", "A:")} \
+                objs = {v for v in s.pts.get(call[3][idx_obj], ())
+                        if v[:2] in ("F:", "G:", "A:", "H:")} \
                     if idx_obj < len(call[3]) and call[3][idx_obj] else set()
                 mode = call[7][idx_mode] if idx_mode < len(call[7]) else None
                 if mode is not None and not mode & rules.HRTIMER_MODE_SOFT:
@@ -267,7 +268,7 @@ class CallGraph(PointsTo):
                     base_of[c[1]].add(c[3])
                 else:
                     base_of[c[1]] |= {v for v in s.pts.get(c[2], ())
-                                      if v[:2] in ("F:", "G:", "A:")}
+                                      if v[:2] in ("F:", "G:", "A:", "H:")}
             elif c[0] == "copy":
                 copy_src[c[1]].append(c[2])
         result = set()

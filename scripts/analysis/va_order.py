@@ -513,7 +513,7 @@ class LockOrder(VectorReach):
             for v in nodes:
                 # a container's address stored as data (K:) is stored too
                 st |= {x[2:] if x[:2] == "K:" else x for x in self.s.pts.get(v, ())
-                       if x[:2] in ("F:", "G:", "A:", "K:")}
+                       if x[:2] in ("F:", "G:", "A:", "H:", "K:")}
             self._stored_locks = st
         return self._stored_locks
 

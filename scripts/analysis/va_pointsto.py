@@ -296,7 +296,14 @@ class Solver:
             if a and p:
                 self.add_filtered(a, p, False)
         dst = self.w.calls[site][4]
-        if dst:
+        if not dst:
+            return
+        lock = self.w.alloc_results.get(dst)
+        if lock is not None:
+            # fresh memory, not what the allocator's body returns: a lock
+            # of its own, or data (World.allocation_sites())
+            self.add_pts(dst, ["H:" + dst if lock else DUNKNOWN])
+        else:
             self.add_edge(f"{callee}/#ret", dst)
 
     def run(self) -> None:
@@ -524,4 +531,4 @@ class PointsTo:
 
     def classes_of(self, node: str) -> set[Any]:
         vals = self.s.pts.get(node, set())
-        return {v for v in vals if v[:2] in ("F:", "G:", "A:")}
+        return {v for v in vals if v[:2] in ("F:", "G:", "A:", "H:")}

@@ -110,6 +110,13 @@ class World:
         self.inits: list[tuple[int, str, int, str]] = []
         self.pinits: list[tuple[int, int, int]] = []
         self.static_maps: list[tuple[str, str, str]] = []
+        # call results cast to a lock pointer right away -> the lock type
+        # (ir_facts.py); the results of allocator calls -> whether they
+        # are lock memory (allocation_sites()); allocation sites of lock
+        # memory, "H:<node>" -> (allocator, call's location)
+        self.lock_casts: dict[str, str] = {}
+        self.alloc_results: dict[str, bool] = {}
+        self.allocs: dict[str, tuple[str, str]] = {}
 
     def load(self, paths: list[str]) -> None:
         for p in paths:
@@ -144,8 +151,30 @@ class World:
             self.static_maps.extend((loc, t, name) for loc, t, name, _w in d.get("static_maps", ()))
             self.calls.extend(d["calls"])
             self.pcpu_alias.extend(d.get("pcpu_alias", ()))
+            self.lock_casts.update(d.get("lock_casts", {}))
         self.declared -= set(self.functions)
         self.widen_generic_percpu()
+        self.allocation_sites()
+
+    def allocation_sites(self) -> None:
+        """The result of an allocator call (rules.ALLOCATORS) is fresh
+        memory, not what the allocator's body returns (Solver.bind()).
+        Cast to a lock pointer right away (lock_casts), it is a lock
+        location of its own, "H:<result node>", of that lock type;
+        otherwise it is data: a lock taken through it later, after the
+        pointer went through a void * elsewhere, has no class (the
+        unresolved rule), as any lock reached through a data pointer."""
+        for call in self.calls:
+            dst = call[4]
+            if not dst or self.fname(call[1]) not in rules.ALLOCATORS:
+                continue
+            t = self.lock_casts.get(dst)
+            self.alloc_results[dst] = t is not None
+            if t is not None:
+                loc = "H:" + dst
+                self.locks.add(loc)
+                self.lock_types[loc] = t
+                self.allocs[loc] = (self.fname(call[1]), str(call[5]))
 
     def widen_generic_percpu(self) -> None:
         """alloc_percpu() memory is one class per struct it is reached as
@@ -215,6 +244,9 @@ class World:
         if loc.startswith("A:"):
             fid, val = loc[2:].split("/", 1)
             return f"{fid}:{val.lstrip('%')}"
+        if loc in self.allocs:
+            fn, where = self.allocs[loc]
+            return f"{fn}()@{where}"
         return loc
 
     def lock_type(self, loc: str) -> str:
