@@ -4,7 +4,8 @@ suffix, as the lock events compare it with a container type; inside a
 container only the step to its lock is part of the lock object; a
 container's address cast to another struct is data until cast back; a
 call's result cast to a lock pointer at once is recorded with its lock
-type."""
+type; a constant GEP by bytes into a global struct is the field it
+lands on."""
 import unittest
 
 import va_kit  # noqa: F401  (puts scripts/analysis on the path)
@@ -109,6 +110,40 @@ class LockCasts(unittest.TestCase):
         u = ir_facts.TU(ALLOC_IR, "t.c", [])
         u.parse()
         self.assertEqual(u.facts()["lock_casts"], {"g/%call": "%struct.spinlock"})
+
+
+# DECLARE_WAIT_QUEUE_HEAD(wq): the list points at itself, &wq.head,
+# which clang folds to wq plus 8 bytes; @odd points 4 bytes into the list
+BYTE_IR = """
+%struct.wait_queue_head = type { %struct.spinlock, %struct.list_head }
+%struct.spinlock = type { %struct.raw_spinlock }
+%struct.raw_spinlock = type { i32 }
+%struct.list_head = type { %struct.list_head*, %struct.list_head* }
+@wq = dso_local global %struct.wait_queue_head { %struct.spinlock zeroinitializer, \
+%struct.list_head { %struct.list_head* bitcast (i8* getelementptr (i8, i8* bitcast \
+(%struct.wait_queue_head* @wq to i8*), i64 8) to %struct.list_head*), %struct.list_head* \
+null } }, align 8
+@odd = dso_local global i8* getelementptr (i8, i8* bitcast (%struct.wait_queue_head* @wq \
+to i8*), i64 12), align 8
+""".replace("\\\n", "")
+
+
+class ByteGep(unittest.TestCase):
+    def test_field_of_a_byte_offset(self) -> None:
+        u = ir_facts.TU(BYTE_IR, "t.c", [])
+        u.parse()
+        cons = u.facts()["cons"]
+        # the list's next holds &wq.head: the field, not the queue's lock
+        head = [c[1] for c in cons if c[:1] == ["addr"] and c[2] == "F:%struct.wait_queue_head.1"]
+        self.assertEqual(len(head), 1, cons)
+        cast = [c[1] for c in cons if c[:1] == ["copy"] and c[2] == head[0]]
+        self.assertIn(["store_at", "F:%struct.list_head.0", cast[0]], cons)
+        # @odd keeps the global's location
+        self.assertNotIn(["addr", "c:wq", "F:%struct.wait_queue_head.1"], cons)
+        # 4 bytes into a pointer is no field: the global itself, as before
+        self.assertEqual(u.field_path("%struct.wait_queue_head", 12), None)
+        self.assertEqual(u.field_path("%struct.wait_queue_head", 8), [1])
+        self.assertEqual(u.field_path("%struct.wait_queue_head", 16), [1, 1])
 
 
 if __name__ == "__main__":

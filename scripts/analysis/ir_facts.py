@@ -643,8 +643,13 @@ class TU:
                 parts = split_top(inner)
                 src = parts[0]
                 bt, bv = typed_operand(parts[1])
-                base = self.const_node(bt, bv)
-                self.gep(node, src, base, parts[1:])
+                fields = self.byte_gep(src, bv, parts[2:])
+                if fields:
+                    self.gep(node, fields[0], self.const_node(fields[0] + "*", fields[1]),
+                             fields[2])
+                else:
+                    base = self.const_node(bt, bv)
+                    self.gep(node, src, base, parts[1:])
             elif m.group(1) in ("bitcast", "ptrtoint", "inttoptr", "addrspacecast",
                                 "trunc", "zext", "sext"):
                 inner2 = re.sub(r"\s+to\s+[^()]*$", "", inner)
@@ -661,6 +666,52 @@ class TU:
                         self.cons.append(["copy", node, sub])
         self.const_nodes[key] = node
         return node
+
+    BYTE_BASE = re.compile(r'^bitcast \((%"?struct\.[^*()"]+"?)\* (@"[^"]+"|@[-\w.$]+) '
+                           r'to i8\*\)$')
+
+    def byte_gep(self, src: str, base: str,
+                 idxs: list[str]) -> tuple[str, str, list[str]] | None:
+        """A constant GEP by bytes into a global struct, as clang folds
+        &g.f in an initializer (DECLARE_WAIT_QUEUE_HEAD's list points at
+        the head plus 64 bytes), as the struct GEP it stands for: (the
+        struct type, the global, the GEP's operands).  None unless the
+        offset is exactly where a field starts; read as the global
+        itself, the list of a static wait queue head was its lock."""
+        m = self.BYTE_BASE.match(base.strip())
+        if src.strip() != "i8" or not m or len(idxs) != 1:
+            return None
+        try:
+            off = int(typed_operand(idxs[0])[1])
+        except ValueError:
+            return None
+        path = self.field_path(m.group(1), off)
+        if not path:
+            return None
+        return (m.group(1), m.group(2),
+                [f"{m.group(1)}* {m.group(2)}", "i64 0"] + [f"i32 {k}" for k in path])
+
+    def field_path(self, t: str, off: int) -> list[int] | None:
+        """The field indexes from struct t down to the outermost field
+        that starts at byte off (x86_64 layout), or None when off falls
+        inside a field, in an array or outside t."""
+        path: list[int] = []
+        cur = t
+        while off > 0:
+            fields = self.structs.get(cur)
+            if not fields:
+                return None
+            offs, _sz, _al = self._layout(fields, self.packed.get(cur, False))
+            k = next((i for i, f in enumerate(fields)
+                      if offs[i] <= off < offs[i] + self._size_align(f)[0]), None)
+            if k is None:
+                return None
+            path.append(k)
+            off -= offs[k]
+            cur = fields[k].strip()
+            if off and not cur.startswith("%"):
+                return None
+        return path or None
 
     def gep(self, node: str, srctype: str, base: str | None, idxs: list[str]) -> None:
         steps = self.gep_steps(srctype, idxs)
