@@ -9,7 +9,8 @@ import unittest
 from va_kit import (LOCK, LOCK_BH, LOCK_IRQSAVE, TRYLOCK, UNLOCK, UNLOCK_BH,
                     UNLOCK_IRQRESTORE, call, fn, load, straight, unit)
 
-import va_locks  # noqa: E402  (va_kit puts scripts/analysis on the path)
+import rules  # noqa: E402  (va_kit puts scripts/analysis on the path)
+import va_locks  # noqa: E402
 from va_world import World  # noqa: E402
 
 LOCKS = ["G:la", "G:lb", "G:lc"]
@@ -158,3 +159,57 @@ class InterruptState(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class LargeCycle(unittest.TestCase):
+    """Call-graph cycles above rules.LIFT_CYCLE_MAX (the campaign
+    kernel's one cycle of 18,558 functions), here by lowering the limit.
+    hold() takes h and its callee drop() drops it (ep_remove() and
+    ep_remove_file()); find() returns holding k, and walk() takes k
+    through it and drops it (find_lock_task_mm() and oom_badness()).
+    enter() enters each cycle at its inner function, so the call graph's
+    order judges hold() before drop() and walk() before find()."""
+
+    def setUp(self) -> None:
+        self.saved = rules.LIFT_CYCLE_MAX, rules.LIFT_JUDGE_FACTOR
+        rules.LIFT_CYCLE_MAX = 1
+        funcs = [
+            straight("enter", [12, 13]),        # drop(); find()
+            straight("top", [4, 5, 6, 9]),      # hold(); lock(t); unlock(t); walk()
+            straight("hold", [0, 1]),           # lock(h); drop()
+            straight("drop", [2, 3]),           # unlock(h); hold()
+            straight("walk", [7, 8]),           # find(); unlock(k)
+            straight("find", [10, 11]),         # walk(); lock(k)
+        ]
+        calls = [call("hold", LOCK, ["c:la"]), call("hold", "drop"),
+                 call("drop", UNLOCK, ["c:la"]), call("drop", "hold"),
+                 call("top", "hold"), call("top", LOCK, ["c:lb"]),
+                 call("top", UNLOCK, ["c:lb"]),
+                 call("walk", "find"), call("walk", UNLOCK, ["c:lc"]),
+                 call("top", "walk"),
+                 call("find", "walk"), call("find", LOCK, ["c:lc"]),
+                 call("enter", "drop"), call("enter", "find")]
+        self.w = unit(funcs, calls, cons=CONS, locks=LOCKS)
+
+    def tearDown(self) -> None:
+        rules.LIFT_CYCLE_MAX, rules.LIFT_JUDGE_FACTOR = self.saved
+
+    def test_settled_within_the_once_judged_lifts(self) -> None:
+        a = events(load(self.w))
+        self.assertEqual(a.lift_unsettled, [])
+        # hold() returns with h dropped: top() holds nothing after it
+        self.assertEqual(kinds(a, 4), [])
+        # find() returns holding k; walk() drops it, not its caller's lock
+        self.assertEqual(kinds(a, 7), [("lock", ["G:lc"], "real")])
+        self.assertEqual(kinds(a, 9), [])
+        self.assertEqual(kinds(a, 12), [("unlock", ["G:la"], "real")])
+
+    def test_judged_once_when_not_settling(self) -> None:
+        # no judgement left for the rounds: the once-judged lifts stand,
+        # with their stale hold of h in top() and walk()'s unlock lifted
+        # as a release of its callers' lock
+        rules.LIFT_JUDGE_FACTOR = 0
+        a = events(load(self.w))
+        self.assertEqual(a.lift_unsettled, [2, 2])
+        self.assertIn(("lock", ["G:la"], "real"), kinds(a, 4))
+        self.assertIn(("unlock", ["G:lc"], "real"), kinds(a, 9))

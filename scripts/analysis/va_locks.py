@@ -207,10 +207,7 @@ class LockEvents(CallGraph):
                 continue
             self.lift_cycles += 1
             if len(comp) > rules.LIFT_CYCLE_MAX:
-                # judged once each, in the call graph's order
-                self.lift_unsettled.append(len(comp))
-                for fid in comp:
-                    self._apply(fid, self._judge(fid))
+                self._settle_large(comp)
                 continue
             members = set(comp)
             judged: set[str] = set()
@@ -246,6 +243,77 @@ class LockEvents(CallGraph):
                 for fid in comp:
                     self._reset(fid)
                     self._apply(fid, self._judge(fid))
+
+    def _settle_large(self, comp: list[str]) -> None:
+        """Judge a call-graph cycle too large for rounds.  First each
+        function once, in the call graph's order: a function sees only
+        what the functions judged before it lift, so a hold whose release
+        a callee judged later lifts stays a hold (ep_remove() and
+        ep_remove_file(), which drops file.f_lock), and an unlock after
+        such a callee's hold looks like a release of the caller's lock
+        (oom_badness() and find_lock_task_mm()).  Then again from
+        nothing lifted: each function judged with what the others lift
+        now, re-judged when a callee's lifts change, a call into a
+        function not judged yet not returning (as in the first round of
+        a small cycle), and lifting only events it lifted when judged
+        once.  Left free, the rounds lift releases into thousands of
+        functions (an rcu_node or lruvec unlock reached through an
+        imprecise indirect call looks like a release of every caller's
+        lock) and never settle; bounded so, what they lift is the least
+        that the once-judged events support: a stale hold, and a hold
+        that only keeps itself up through a recursive call
+        (full_proxy_release()), goes, and so does a release that an
+        acquisition before it explains.  When the rounds do not settle
+        within rules.LIFT_JUDGE_FACTOR judgements per function, the
+        once-judged lifts stand (lift_unsettled)."""
+        w = self.w
+        for fid in comp:
+            self._apply(fid, self._judge(fid))
+        once = {fid: set(self._contrib.get(fid, ())) for fid in comp}
+        members = set(comp)
+        order = {f: i for i, f in enumerate(comp)}
+        callers_in: dict[str, set[str]] = {}
+        for fid in comp:
+            callers_in[fid] = {w.calls[st][0] for st in self.callers.get(fid, ())
+                               if w.calls[st][0] in members}
+        for fid in comp:
+            self._retract(fid)
+            self._contrib[fid] = []
+        judged: set[str] = set()
+        queue = deque(comp)
+        queued = set(comp)
+        budget = rules.LIFT_JUDGE_FACTOR * len(comp)
+        while queue and budget > 0:
+            budget -= 1
+            self.lift_rounds += 1
+            fid = queue.popleft()
+            queued.discard(fid)
+            self._dead_sites = {
+                st for st, _t in self.callees.get(fid, ())
+                if self.s.targets.get(st) and
+                all(t in members and t not in judged for t in self.s.targets[st])}
+            self._reset(fid)
+            keep = [x for x in self._judge(fid) if x in once[fid]]
+            self._dead_sites = set()
+            again: set[str] = set()
+            if fid not in judged:
+                judged.add(fid)
+                again = callers_in[fid] & judged
+            if set(keep) != set(self._contrib.get(fid, ())):
+                self._retract(fid)
+                self._apply(fid, keep)
+                again = callers_in[fid]
+            for f in sorted(again - queued, key=order.__getitem__):
+                queued.add(f)
+                queue.append(f)
+        if queue:
+            # not settled: back to the once-judged lifts
+            self.lift_unsettled.append(len(comp))
+            for fid in comp:
+                self._retract(fid)
+            for fid in comp:
+                self._reset(fid)
+                self._apply(fid, self._judge(fid))
 
     def _retract(self, fid: str) -> None:
         """Take back what judging fid lifted into its callers."""
