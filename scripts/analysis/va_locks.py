@@ -217,13 +217,7 @@ class LockEvents(CallGraph):
                 changed = 0
                 for fid in comp:
                     if rnd == 0:
-                        # a call into the cycle that is not judged yet
-                        # does not return
-                        self._dead_sites = {
-                            st for st, _t in self.callees.get(fid, ())
-                            if self.s.targets.get(st) and
-                            all(t in members and t not in judged
-                                for t in self.s.targets[st])}
+                        self._dead_sites = self._dead_calls(fid, members, judged)
                     self._reset(fid)
                     added = self._judge(fid)
                     judged.add(fid)
@@ -236,13 +230,24 @@ class LockEvents(CallGraph):
                     settled = True
                     break
             if not settled:
-                # judged once each, in the call graph's order, as before
-                self.lift_unsettled.append(len(comp))
-                for fid in comp:
-                    self._retract(fid)
-                for fid in comp:
-                    self._reset(fid)
-                    self._apply(fid, self._judge(fid))
+                self._judge_once_again(comp)
+
+    def _judge_once_again(self, comp: list[str]) -> None:
+        """A cycle that did not settle: its functions judged once each
+        again, in the call graph's order, from nothing lifted."""
+        self.lift_unsettled.append(len(comp))
+        for fid in comp:
+            self._retract(fid)
+        for fid in comp:
+            self._reset(fid)
+            self._apply(fid, self._judge(fid))
+
+    def _dead_calls(self, fid: str, members: set[str], judged: set[str]) -> set[int]:
+        """fid's call sites whose every target is a function of the cycle
+        (members) not judged yet: taken for calls that do not return."""
+        return {st for st, _t in self.callees.get(fid, ())
+                if self.s.targets.get(st) and
+                all(t in members and t not in judged for t in self.s.targets[st])}
 
     def _settle_large(self, comp: list[str]) -> None:
         """Judge a call-graph cycle too large for rounds.  First each
@@ -288,10 +293,7 @@ class LockEvents(CallGraph):
             self.lift_rounds += 1
             fid = queue.popleft()
             queued.discard(fid)
-            self._dead_sites = {
-                st for st, _t in self.callees.get(fid, ())
-                if self.s.targets.get(st) and
-                all(t in members and t not in judged for t in self.s.targets[st])}
+            self._dead_sites = self._dead_calls(fid, members, judged)
             self._reset(fid)
             keep = [x for x in self._judge(fid) if x in once[fid]]
             self._dead_sites = set()
@@ -308,12 +310,7 @@ class LockEvents(CallGraph):
                 queue.append(f)
         if queue:
             # not settled: back to the once-judged lifts
-            self.lift_unsettled.append(len(comp))
-            for fid in comp:
-                self._retract(fid)
-            for fid in comp:
-                self._reset(fid)
-                self._apply(fid, self._judge(fid))
+            self._judge_once_again(comp)
 
     def _retract(self, fid: str) -> None:
         """Take back what judging fid lifted into its callers."""
