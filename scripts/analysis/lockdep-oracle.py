@@ -214,11 +214,14 @@ class Mapper:
             # no site's lock pointer is resolved, and guessing by the
             # name would be a guess
             return "unresolved", []
-        m = re.fullmatch(r"([A-Za-z_]\w*)\.seqcount", bare)
+        m = re.fullmatch(r"([A-Za-z_]\w*)(\.[A-Za-z_]\w*)*\.seqcount", bare)
         if m and m.group(1) in self.by_symbol:
             # DEFINE_SEQLOCK(x): the sequence counter's map "x.seqcount"
             # (SEQCNT_SPINLOCK_ZERO()); the analysis takes a seqlock's
-            # writers and readers as acquisitions of x itself
+            # writers and readers as acquisitions of x itself.  Likewise
+            # a counter inside a static object, "tk_core.seq.seqcount"
+            # (SEQCNT_RAW_SPINLOCK_ZERO(tk_core.seq, ...)): the object's
+            # symbol, not the field "seqcount" of whatever struct has one
             return "symbol", sorted(self.by_symbol[m.group(1)])
         idents = re.findall(r"[A-Za-z_]\w*", bare)
         if not idents:
