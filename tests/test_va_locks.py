@@ -7,7 +7,7 @@ that run with interrupts off."""
 import unittest
 
 from va_kit import (LOCK, LOCK_BH, LOCK_IRQSAVE, TRYLOCK, UNLOCK, UNLOCK_BH,
-                    UNLOCK_IRQRESTORE, call, fn, load, straight, unit)
+                    UNLOCK_IRQRESTORE, call, fn, load, run, straight, unit)
 
 import rules  # noqa: E402  (va_kit puts scripts/analysis on the path)
 import va_locks  # noqa: E402
@@ -213,3 +213,20 @@ class LargeCycle(unittest.TestCase):
         self.assertEqual(a.lift_unsettled, [2, 2])
         self.assertIn(("lock", ["G:la"], "real"), kinds(a, 4))
         self.assertIn(("unlock", ["G:lc"], "real"), kinds(a, 9))
+
+    def test_hold_missed_once_stays_in_its_function(self) -> None:
+        # g() returns holding la; f(), judged before g() in the call
+        # graph's order, calls it and takes lb: judged once, f() does not
+        # lift the hold (g() had lifted nothing yet) but holds la to its
+        # return, so la is ordered before lb.  Settling may not lift the
+        # hold (not lifted once) and may not drop it either.
+        funcs = [straight("enter", [5]),       # g()
+                 straight("g", [0, 1]),        # f(); lock(la)
+                 straight("f", [2, 3, 4])]     # g(); lock(lb); unlock(lb)
+        calls = [call("g", "f"), call("g", LOCK, ["c:la"]),
+                 call("f", "g"), call("f", LOCK, ["c:lb"]), call("f", UNLOCK, ["c:lb"]),
+                 call("enter", "g")]
+        a = run(load(unit(funcs, calls, cons=CONS, locks=LOCKS)), until="sections_and_order")
+        self.assertEqual(a.lift_unsettled, [])
+        self.assertEqual(kinds(a, 0), [])
+        self.assertIn("G:lb", a.order.get("G:la", set()))

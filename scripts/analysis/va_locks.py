@@ -295,7 +295,7 @@ class LockEvents(CallGraph):
             queued.discard(fid)
             self._dead_sites = self._dead_calls(fid, members, judged)
             self._reset(fid)
-            keep = [x for x in self._judge(fid) if x in once[fid]]
+            keep = self._judge(fid, once[fid])
             self._dead_sites = set()
             again: set[str] = set()
             if fid not in judged:
@@ -353,10 +353,14 @@ class LockEvents(CallGraph):
             self._ev_refs[(s2, e2)] += 1
         self._contrib[fid] = list(added)
 
-    def _judge(self, fid: str) -> list[tuple[int, Event]]:
+    def _judge(self, fid: str, allowed: set[tuple[int, Event]] | None = None
+               ) -> list[tuple[int, Event]]:
         """Decide which events of fid's call sites its callers see (the
         lifting and attribution of site_events()), marking fid's own
-        events; returns the events for the callers' sites (_apply())."""
+        events; returns the events for the callers' sites (_apply()).
+        With allowed, an event is lifted only if each of its callers'
+        events is in allowed; otherwise it stays unmarked, in fid, as
+        an event that is not lifted (its hold runs to fid's return)."""
         w = self.w
         fn = w.functions[fid]
         # a reporting function leaves its caller's locks as they were
@@ -407,6 +411,7 @@ class LockEvents(CallGraph):
                         role = "attr"
                     else:
                         continue
+                    mine: list[tuple[int, Event]] = []
                     for s2 in sites:
                         args = w.calls[s2][3]
                         ctype = e.ctype
@@ -424,7 +429,12 @@ class LockEvents(CallGraph):
                         e2.cond = cond
                         e2.unknown = e.unknown if pi < 0 else \
                             bool(node) and self.unknown_ptr(node)
-                        added.append((s2, e2))
+                        mine.append((s2, e2))
+                    if allowed is not None and not allowed.issuperset(mine):
+                        # not lifted after all: the event stays in fid
+                        e.lifted = e.attributed = False
+                        continue
+                    added.extend(mine)
         return added
 
     @staticmethod
