@@ -2,12 +2,14 @@
 (scripts/analysis/lockdep-oracle.py, Mapper.map()): how a lockdep class
 name finds the analysis's classes."""
 import unittest
+from pathlib import Path
+from typing import Any
 
 from script_module import load
 
-oracle = load("lockdep_oracle", "scripts/analysis/lockdep-oracle.py")
+oracle = load("lockdep_oracle", Path("scripts/analysis/lockdep-oracle.py"))
 
-STATIC = {"kernel/time/timekeeping.c:tk_core": {}, "kernel/x.c:jiffies_lock": {},
+STATIC: dict[str, Any] = {"kernel/time/timekeeping.c:tk_core": {}, "kernel/x.c:jiffies_lock": {},
           "seqcount_rwlock.seqcount": {}, "sock.sk_lock": {}}
 
 
@@ -29,6 +31,17 @@ class SeqcountNames(unittest.TestCase):
 
     def test_field_of_a_pointer_is_still_a_field(self) -> None:
         self.assertEqual(self.m.map("&s->seqcount"), ("field", ["seqcount_rwlock.seqcount"]))
+
+
+class HardIrqUsage(unittest.TestCase):
+    def test_taken_in_hard_irq(self) -> None:
+        # i8042_lock in the campaign-check boot: hard irq, and RCU
+        self.assertTrue(oracle.in_hardirq("-...................-."))
+        self.assertEqual(oracle.usage_vectors("-...................-."), {"RCU"})
+
+    def test_softirq_only(self) -> None:
+        self.assertFalse(oracle.in_hardirq("+...-...............-."))
+        self.assertFalse(oracle.in_hardirq("......................"))
 
 
 if __name__ == "__main__":
