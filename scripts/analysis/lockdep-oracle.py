@@ -108,6 +108,7 @@ class LdClass:
     usage: str
     vectors: set[str] = field(default_factory=set)
     after: set[str] = field(default_factory=set)  # keys taken while this is held
+    hardirq: bool = False                          # taken in hard irq (in_hardirq())
 
 
 def die(msg: str) -> NoReturn:
@@ -115,13 +116,18 @@ def die(msg: str) -> NoReturn:
     sys.exit(2)
 
 
-def usage_vectors(usage: str) -> set[str]:
-    """The vectors a usage string says the class was taken in."""
+def usage_states(usage: str) -> set[str]:
+    """The states (hard irq, vectors) a usage string says the class was
+    taken in."""
     if len(usage) != 2 * len(STATES):
         raise ValueError(f"usage '{usage}' has {len(usage)} characters, not the"
                          f" {2 * len(STATES)} of the core series' states")
-    return {st for i, st in enumerate(STATES)
-            if st != "HARDIRQ" and set(usage[2 * i:2 * i + 2]) & {"-", "?"}}
+    return {st for i, st in enumerate(STATES) if set(usage[2 * i:2 * i + 2]) & {"-", "?"}}
+
+
+def usage_vectors(usage: str) -> set[str]:
+    """The vectors a usage string says the class was taken in."""
+    return usage_states(usage) - {"HARDIRQ"}
 
 
 def in_hardirq(usage: str) -> bool:
@@ -129,7 +135,7 @@ def in_hardirq(usage: str) -> bool:
     vector marks may then come from an interrupt that arrived while the
     vector's handler ran (mark_usage() marks both contexts), not from
     the handler (i8042_lock, taken by i8042_interrupt(), marked RCU)."""
-    return bool(set(usage[0:2]) & {"-", "?"})
+    return "HARDIRQ" in usage_states(usage)
 
 
 def read_lockdep(path: Path) -> dict[str, LdClass]:
@@ -140,10 +146,11 @@ def read_lockdep(path: Path) -> dict[str, LdClass]:
     for n, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
         if (m := CLASS_LINE.match(line)):
             try:
-                vecs = usage_vectors(m.group("usage"))
+                states = usage_states(m.group("usage"))
             except ValueError as err:
                 die(f"{path}:{n}: {err} (a kernel without the core series?)")
-            cur = LdClass(m.group("name").strip(), m.group("usage"), vecs)
+            cur = LdClass(m.group("name").strip(), m.group("usage"),
+                          states - {"HARDIRQ"}, hardirq="HARDIRQ" in states)
             classes[cur.name] = cur
         elif (m := DEP_LINE.match(line)):
             if cur is None:
@@ -379,6 +386,7 @@ def main(argv: list[str]) -> int:
                 have = obs.setdefault(c.name, LdClass(c.name, c.usage))
                 have.vectors |= c.vectors
                 have.after |= c.after
+                have.hardirq |= c.hardirq
         except OSError as err:
             die(f"cannot read {p}: {err}")
     mapper = Mapper(static, keys, data.get("inits", {}), data.get("static_names", {}),
@@ -423,7 +431,7 @@ def main(argv: list[str]) -> int:
         if how in ("unmapped", "unresolved", "pseudo"):
             usage_unchecked.append(f"{c.name} ({how}): {' '.join(sorted(c.vectors))}")
             continue
-        if in_hardirq(c.usage):
+        if c.hardirq:
             # taken in hard irq: a section holding it keeps interrupts
             # off (lockdep checks that), and its vector marks may be an
             # interrupt's nested in a handler: not checked per vector

@@ -283,7 +283,6 @@ class LockEvents(CallGraph):
                                if w.calls[st][0] in members}
         for fid in comp:
             self._retract(fid)
-            self._contrib[fid] = []
         judged: set[str] = set()
         queue = deque(comp)
         queued = set(comp)
