@@ -254,6 +254,32 @@ LIST_DISPATCH = {"tasklet_action_common": {"HI": ("__tasklet_hi_schedule", 0),
 # function into it elsewhere counts for every object).
 LIST_SETUP = {"tasklet_setup": (0, 1), "tasklet_init": (0, 1)}
 LIST_STRUCT = "%struct.tasklet_struct"
+# Ops objects: two calls of one function through fields of the same
+# object run functions that one object holds together (seq_read_iter()
+# calls start, show, next and stop of one struct seq_operations; a lock
+# one start() returns holding is held while that object's show() runs,
+# not every show() of the kernel).  The object is the same when the two
+# function pointers are loaded through one pointer value, or through
+# pointers loaded from the same field of one object when that field never
+# changes while the object is used: a holder field below, with the only
+# functions that may store into it (the solve checks that no other
+# function does, and leaves the entry out, saying so, if one does).
+# fs/seq_file.c: seq_open() stores seq_file.op on the seq_file it has
+# just allocated, from the file's open(), before any read of the file
+# can run; nothing else in 6.1 writes the field (tcp_ipv4.c and
+# dlm/debug_fs.c only compare it).
+STABLE_OPS_FIELDS = {("%struct.seq_file", "op"): {"seq_open"}}
+# Functions that build an ops object field by field in memory they have
+# just allocated: their stores through the allocation's result are that
+# object's, not every object's of the struct.  fs/seq_file.c:
+# single_open() kmalloc()s a seq_operations, sets start, next, stop and
+# show, and hands it to seq_open(); nothing copies into it (single_release()
+# frees it).  Every other store into an ops struct's field counts for
+# every object of that struct.
+OPS_BUILDERS = {"single_open"}
+# Allocators whose memory starts as a copy of another object (not empty):
+# an object they return holds what the source held.
+COPYING_ALLOCATORS = {"kmemdup", "kstrdup", "kstrndup", "kmemdup_nul"}
 # kernel/notifier.c: notifier_call_chain(nl, ...) runs the notifier_call
 # of the blocks notifier_chain_register(nl, n) put on that head, not
 # every notifier of the kernel.  The head is an object (a global, or a

@@ -81,6 +81,7 @@ class CallGraph(PointsTo):
         self.dispatch()
         self.list_dispatch()
         self.percpu_params()
+        self.ops_objects()
 
     # ---- per-dispatcher rules (rules.DISPATCH, rules.LIST_DISPATCH) -----
     def list_dispatch(self) -> None:
@@ -184,6 +185,178 @@ class CallGraph(PointsTo):
                     else:
                         theirs |= fns
                 self.list_skip[(disp, v)] = theirs - mine
+
+    # ---- ops objects (rules.STABLE_OPS_FIELDS) -------------------------
+    def ops_objects(self) -> None:
+        """Which indirect calls of a function read one ops object, and
+        which functions one object holds together.
+
+        self.ops_site[site] = (identity, struct, field) for an indirect
+        call whose pointer is loaded from a field of a struct pointer,
+        where the identity is the pointer value ("v", node), or, for a
+        pointer loaded from a stable holder field (rules.
+        STABLE_OPS_FIELDS), ("f", the holder's node, the field).
+        self.ops_objs[g][field]: what global g, an object of that struct,
+        holds in the field by its initializer; self.ops_free[(struct,
+        field)]: what anything else puts there (a store, an initializer
+        of another type's global, a memcpy), which any object may hold."""
+        s, w = self.s, self.w
+        self.ops_site: dict[int, tuple[tuple[str, ...], str, str]] = {}
+        self.ops_sites_of: dict[str, list[int]] = defaultdict(list)
+        self.ops_objs: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+        self.ops_free: dict[tuple[str, str], set[str]] = defaultdict(set)
+        self.ops_with: dict[tuple[str, str, str], set[str]] = defaultdict(set)
+        self.ops_unstable: list[str] = []
+        load_ptr: dict[str, str] = {}
+        copy_of: dict[str, list[str]] = defaultdict(list)
+        gep_base: dict[str, str] = {}
+        gep_loc: dict[str, list[str]] = defaultdict(list)
+        for c in w.cons:
+            if c[0] == "load":
+                load_ptr[c[1]] = c[2]
+            elif c[0] == "copy":
+                copy_of[c[1]].append(c[2])
+            elif c[0] == "base" and c[2]:
+                gep_base[c[1]] = c[2]
+            elif c[0] == "addr" and c[2].startswith("F:"):
+                gep_loc[c[1]].append(c[2])
+
+        def field_of(ptr: str) -> tuple[str, str] | None:
+            """(field location, base pointer) of a GEP to one field."""
+            for _ in range(4):
+                if ptr in gep_base:
+                    locs = gep_loc.get(ptr, [])
+                    return (locs[0], gep_base[ptr]) if len(locs) == 1 else None
+                if len(copy_of.get(ptr, [])) != 1:
+                    return None
+                ptr = copy_of[ptr][0]
+            return None
+
+        def loaded_from(node: str) -> str | None:
+            for _ in range(4):
+                if node in load_ptr:
+                    return load_ptr[node]
+                if len(copy_of.get(node, [])) != 1:
+                    return None
+                node = copy_of[node][0]
+            return None
+        # the stable holder fields whose stores are only where the rule says
+        stable: set[str] = set()
+        for (sname, fname), writers in sorted(rules.STABLE_OPS_FIELDS.items()):
+            keys = {"F:" + k for k in w.fieldnames
+                    if k.startswith(sname + ".") and w.field_name(k) == fname}
+            bad = sorted({w.disp(node_fn(ptr)) for ptr in s.stores
+                          if keys & s.cells(ptr)[0] and w.fname(node_fn(ptr)) not in writers})
+            bad += sorted({w.disp(node_fn(c[1])) for c in w.cons if c[0] == "memcpy" and
+                           keys & s.cells(c[1])[0]})
+            if bad:
+                self.ops_unstable.append(f"{sname[len('%struct.'):]}.{fname} "
+                                         f"(stored by {', '.join(bad[:3])})")
+            else:
+                stable |= keys
+        structs: set[str] = set()
+        for site, call in enumerate(w.calls):
+            fp = call[2]
+            if not fp or (ptr := loaded_from(fp)) is None:
+                continue
+            # a pointer that may read memory the solve does not know may
+            # read an object it does not know either
+            if UNKNOWN in s.pts.get(fp, set()) or s.open_ptr(ptr) or not s.cells(ptr)[0]:
+                continue
+            fld = field_of(ptr)
+            if fld is None:
+                continue
+            loc, obj = fld
+            sname, _, k = loc[2:].rpartition(".")
+            ident: tuple[str, ...] = ("v", s.find(obj))
+            hptr = loaded_from(obj)
+            hold = field_of(hptr) if hptr is not None else None
+            if hold is not None and hold[0] in stable:
+                ident = ("f", s.find(hold[1]), hold[0])
+            self.ops_site[site] = (ident, sname, k)
+            self.ops_sites_of[call[0]].append(site)
+            structs.add(sname)
+        # the objects and what else reaches their fields
+        obj_type: dict[str, str] = {}
+        for c in w.cons:
+            if c[0] != "ginit" or not c[2].startswith("F:"):
+                continue
+            sname, _, k = c[2][2:].rpartition(".")
+            if sname not in structs:
+                continue
+            fns = self.fnodes(c[3])
+            if w.globals.get(c[1][2:], {}).get("type") == sname:
+                self.ops_objs[c[1]][k] |= fns
+                obj_type[c[1]] = sname
+            else:
+                self.ops_free[(sname, k)] |= fns
+        inited = {(c[2], c[3]) for c in w.cons if c[0] == "ginit"}
+        for c in w.cons:
+            if c[0] == "store_at" and (c[1], c[2]) not in inited and c[1].startswith("F:"):
+                sname, _, k = c[1][2:].rpartition(".")
+                if sname in structs:
+                    self.ops_free[(sname, k)] |= self.fnodes(c[2])
+        # an object a builder (rules.OPS_BUILDERS) fills in fresh memory:
+        # its stores through the allocation's result are that object's
+        fresh: dict[str, str] = {}
+        for call in w.calls:
+            if call[4] and w.fname(call[1]) in rules.ALLOCATORS - rules.COPYING_ALLOCATORS \
+                    and w.fname(call[0]) in rules.OPS_BUILDERS:
+                fresh[call[4]] = "new:" + call[4]
+        for ptr, vals in s.stores.items():
+            fld = field_of(ptr)
+            root = fld[1] if fld else ""
+            while root not in fresh and len(copy_of.get(root, [])) == 1:
+                root = copy_of[root][0]
+            for cell in s.cells(ptr)[0]:
+                sname, _, k = cell[2:].rpartition(".")
+                if cell.startswith("F:") and sname in structs:
+                    if root in fresh and fld and fld[0] == cell:
+                        into = self.ops_objs[fresh[root]][k]
+                        obj_type[fresh[root]] = sname
+                    else:
+                        into = self.ops_free[(sname, k)]
+                    for v in vals:
+                        into |= self.fnodes(v)
+        for c in w.cons:
+            if c[0] != "memcpy":
+                continue
+            for cell in s.cells(c[1])[0]:
+                sname, _, k = cell[2:].rpartition(".")
+                if cell.startswith("F:") and sname in structs:
+                    for src in s.cells(c[2])[0]:
+                        self.ops_free[(sname, k)] |= self.fnodes("C|" + src)
+        for g, fields in self.ops_objs.items():
+            for k, fns in fields.items():
+                for f in fns:
+                    self.ops_with[(obj_type[g], k, f)].add(g)
+
+    def ops_allowed(self, fid: str, site: int, t: str) -> dict[int, set[str]]:
+        """The targets the other calls of fid through the same ops object
+        may run once the call at site ran t: per call site, the
+        functions the objects holding t hold in that call's field, what
+        any object may hold there (ops_free) and what the solve bound by
+        prototype.  Empty when t came from anywhere else (a store, the
+        prototype fallback, a pointer with no known value)."""
+        info = self.ops_site.get(site)
+        if info is None or (site, t) in self.proto_bound:
+            return {}
+        ident, sname, k = info
+        objs = self.ops_with.get((sname, k, t))
+        if not objs or t in self.ops_free.get((sname, k), ()):
+            return {}
+        out: dict[int, set[str]] = {}
+        for s2 in self.ops_sites_of.get(fid, ()):
+            i2 = self.ops_site[s2]
+            if s2 == site or i2[0] != ident or i2[1] != sname:
+                continue
+            k2 = i2[2]
+            allow = set(self.ops_free.get((sname, k2), set()))
+            for g in objs:
+                allow |= self.ops_objs[g].get(k2, set())
+            allow |= {x for x in self.s.targets.get(s2, ()) if (s2, x) in self.proto_bound}
+            out[s2] = allow
+        return out
 
     def dispatch(self) -> None:
         """Per-dispatcher resolution: the indirect calls of the functions

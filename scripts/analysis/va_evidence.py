@@ -367,7 +367,12 @@ def write_outputs(a: Analysis, out: str, world: str, t0: float) -> str:
             "alloc_percpu() classes (one per struct; joined by an embedded "
             f"struct passed on): {len(a.w.pcpu_named)}, {a.w.pcpu_merged} of "
             "them joined to another or made generic",
-            f"overrides: {len(a.overrides)} given, {len(a.cut_used)} call edges cut"]
+            f"overrides: {len(a.overrides)} given, {len(a.cut_used)} call edges cut",
+            "ops objects (rules.STABLE_OPS_FIELDS): indirect calls read through "
+            f"a known object {len(a.ops_site)}, global objects {len(a.ops_objs)}, "
+            f"held regions read with one object's functions {a.ops_bound}; "
+            "holder fields left out (stored elsewhere): "
+            + (", ".join(a.ops_unstable) or "none")]
     summ += imprecision.summary_lines(data, causes, comp_names)
     if hubs:
         summ.append("lock-order component by held region (edges in it -> component "

@@ -280,11 +280,14 @@ class LockOrder(VectorReach):
         return kind not in rules.TRY_KINDS if order else kind not in rules.QUIET_KINDS
 
     def inner_of(self, fid: str, evs: list[Any], order: bool,
-                 held: frozenset[str] = frozenset()) -> set[Any]:
+                 held: frozenset[str] = frozenset(),
+                 only: dict[int, set[str]] | None = None) -> set[Any]:
         """Classes acquired (or raw per-CPU written) by events of fid and
         their callees while held stays held: for lock order (order=True)
         what waits for its lock, interrupts on or off; for a section's
-        mask what it holds with interrupts on (counts())."""
+        mask what it holds with interrupts on (counts()).  only[site]:
+        the callees a call of fid may run there, if not all its targets
+        (the same ops object's functions, ops_allowed())."""
         out = 0
         hm = self.bits(held)
         trans = self.trans_all_st if order else self.trans_open_st
@@ -296,8 +299,11 @@ class LockOrder(VectorReach):
                 for e in self.events.get(site, ()):
                     if self.counts(e.kind, order):
                         out |= self.bits(e.classes)
+                allowed = only.get(site) if only else None
                 for t, nst in self.callee_states(fid, bd, site):
                     if (self.w.calls[site][0], t) in self.cut_used or t in self.barrier_fns:
+                        continue
+                    if allowed is not None and t not in allowed:
                         continue
                     if hm and hm & self.rel_trans.get(t, 0):
                         out |= self.held_acqs(t, held, order, 0, nst[1])
@@ -320,6 +326,7 @@ class LockOrder(VectorReach):
         # every function whose held regions give an edge (the hub table)
         self.order_by: dict[tuple[Any, ...], set[str]] = defaultdict(set)
         self.sections: list[dict[Any, Any]] = []
+        self.ops_bound = 0      # held regions read with one ops object
         for fid, fn in self.w.functions.items():
             if self.w.prim(fid):
                 continue        # the lock implementation itself
@@ -331,6 +338,12 @@ class LockOrder(VectorReach):
                         if e.kind not in rules.HOLD_KINDS or e.role != "real" or e.lifted:
                             continue
                         kind, classes, prim = e.kind, e.classes, e.prim
+                        # a hold one ops function returned with: the
+                        # region calls that object's other functions
+                        only = self.ops_allowed(fid, ev[1], e.node[len("lifted:"):]) \
+                            if e.node.startswith("lifted:") else {}
+                        if only:
+                            self.ops_bound += 1
                         region, unended, hit = self.region(fid, bname, i, self.ends_for(e))
                         if unended:
                             unended = self.region(fid, bname, i, self.ends_for(e, True))[1]
@@ -339,7 +352,7 @@ class LockOrder(VectorReach):
                             # (netif_addr_lock_bh(): local_bh_disable(),
                             # then spin_lock_nested()) is inside
                             region = [ev] + region
-                        inner = self.inner_of(fid, region, True, classes)
+                        inner = self.inner_of(fid, region, True, classes, only)
                         loc = self.w.calls[ev[1]][5]
                         for b in classes:
                             for l in inner:
@@ -355,8 +368,8 @@ class LockOrder(VectorReach):
                             self.sections.append({
                                 "function": self.w.disp(fid), "loc": loc, "kind": kind,
                                 "primitive": prim, "classes": sorted(classes),
-                                "inner": sorted(self.inner_of(fid, region, False, classes)
-                                                - classes),
+                                "inner": sorted(self.inner_of(fid, region, False, classes,
+                                                              only) - classes),
                                 "unended": unended,
                                 "from": e.node[len("lifted:"):]
                                 if e.node.startswith("lifted:") else ""})
