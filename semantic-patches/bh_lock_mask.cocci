@@ -610,6 +610,9 @@ if want:
 else:
     cocci.include_match(False)
 
+// "when exists": a function whose body has a case label under #ifdef
+// (packet_ioctl()) has no path that all of "..." can follow, and with
+// "when any" it got no declaration while its sections were converted.
 @pdecl depends on patch && !context && !org && !report@
 identifier pfn.fn;
 position pfn.pf;
@@ -635,5 +638,5 @@ fn@pf(...) {
 +
   S
 )
-  ... when any
+  ... when exists
 }

@@ -417,13 +417,17 @@ def main(argv: list[str]) -> int:
     out += imprecision_block(data, summary, prefix, orc)
     out += ["", "## Converted sections", "",
             "Every mask below rests on the analysis's rules (`scripts/analysis/README.md`);"
-            " three of them are facts about the kernel's code a reviewer checks there, not"
+            " five of them are facts about the kernel's code a reviewer checks there, not"
             " language semantics: lockdep's bookkeeping stores of a lock's address"
             " (`hlock->instance`, a static lock's key, `static_obj()`'s canonical address)"
             " are never loaded to acquire a lock through (`rules.BOOKKEEPING_UNITS`,"
             " `BOOKKEEPING_FUNCTIONS`); `tasklet_action_common()` runs, per vector, only the"
             " tasklets queued on that vector's list (`rules.LIST_DISPATCH`); the"
-            " dispatchers of `rules.DISPATCH` run only what their APIs were given.", ""]
+            " dispatchers of `rules.DISPATCH` run only what their APIs were given;"
+            " `seq_open()` is the only writer of `seq_file.op`, so the calls through"
+            " `m->op` of one read use one `seq_operations` (`rules.STABLE_OPS_FIELDS`);"
+            " `single_open()` fills a `seq_operations` of its own"
+            " (`rules.OPS_BUILDERS`).", ""]
     missing = []
     names: set[str] = set()
     for site in sorted(conv, key=lambda s: (str(s["file"]), int(s["line"]))):

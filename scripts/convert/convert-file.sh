@@ -48,15 +48,12 @@ if [ ! -s "$tmp/out.c" ]; then
 fi
 python3 "$TOP/scripts/convert/wrap-masks.py" "$tmp/out.c" ||
 	die "$stage" "cannot wrap the long mask lines of $tmp/out.c" 1
-# Safety net: every generated variable must have been declared.  When the
-# declaration could not be placed, the file is left unconverted.
-missing=$(sed -n 's/^[[:space:]]*\([A-Za-z_][A-Za-z0-9_]*\) = \(spin_lock_bh\|read_lock_bh\|write_lock_bh\|local_bh_disable\)_mask(.*/\1/p' "$tmp/out.c" |
-	sort -u | while read -r var; do
-		grep -Eq "^[[:space:]]*unsigned int [^;]*\<$var\>" "$tmp/out.c" ||
-			echo "$var"
-	done)
-if [ -n "$missing" ]; then
-	log "$stage" "$file: no declaration for $(echo "$missing" | tr '\n' ' ')- left unconverted" >&2
+# Safety net: every generated variable must have been declared in the
+# function that uses it.  When the declaration could not be placed, the
+# file is left unconverted.
+if ! missing=$(python3 "$TOP/scripts/convert/mask-decls.py" "$tmp/out.c"); then
+	[ -n "$missing" ] || die "$stage" "cannot check the declarations of $tmp/out.c" 1
+	log "$stage" "$file: no declaration for $(echo "$missing" | cut -d' ' -f2 | tr '\n' ' ')- left unconverted" >&2
 	cat "$file"
 	exit 0
 fi

@@ -26,11 +26,24 @@ import sys
 import textwrap
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Any
+from importlib.util import module_from_spec, spec_from_file_location
+
+
+def _load_mask_decls() -> object:
+    """mask-decls.py beside this script (its name is no module name)."""
+    spec = spec_from_file_location(
+        "mask_decls", os.path.join(os.path.dirname(os.path.abspath(__file__)), "mask-decls.py"))
+    assert spec and spec.loader
+    mod = module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+MASK_DECLS: Any = _load_mask_decls()
 
 SITE_RE = re.compile(r"\b((spin|read|write)_lock_bh|spin_trylock_bh)\s*\(|"
                      r"\blocal_bh_disable\s*\(\s*\)")
-VAR_RE = re.compile(r"^\s*(\w+) = (spin|read|write)_lock_bh_mask\(|"
-                    r"^\s*(\w+) = local_bh_disable_mask\(", re.M)
 ERROR_RE = re.compile(r"(already tagged token|inconsistent control-flow|"
                       r"^EXN|Fatal error|Python failure)", re.M)
 
@@ -85,11 +98,10 @@ def check_files(a: argparse.Namespace, run: Run, files: list[str]) -> None:
             if f in log[max(0, m.start() - 400):m.start()]:
                 why = "spatch error: " + m.group(1)
                 break
-        for m in VAR_RE.finditer(text):
-            var = m.group(1) or m.group(3)
-            if not re.search(r"^\s*unsigned int [^;]*\b%s\b" % var, text,
-                             re.M):
-                why = why or f"no declaration placed for {var}"
+        # in the function that uses it (a declaration spatch placed in
+        # another function of the file does not count)
+        for _line, var in MASK_DECLS.undeclared(text):
+            why = why or f"no declaration placed for {var}"
         if why:
             shutil.copyfile(orig, conv)
             run.reset[f] = why
