@@ -55,7 +55,7 @@ try:
     from bh_lock_mask import (
         add_alias, alias_types, decide_and_record, decls, first_unlocks,
         free_unlock, glob_bases, has_decls, held, is_candidate, is_lock_ptr,
-        is_pcpu, key, load_masks, load_pcpu, local_bases, mark_converted,
+        is_pcpu, key, load_masks, mark_declared, needs_decl, load_pcpu, local_bases, mark_converted,
         mask_expr, nested, norm, unordered, pcpu_hit, ptr_bases, record_trylock,
         set_records, site_message, sites, start_file)
 except ImportError as err:
@@ -610,13 +610,63 @@ if want:
 else:
     cocci.include_match(False)
 
-// "when exists": a function whose body has a case label under #ifdef
-// (packet_ioctl()) has no path that all of "..." can follow, and with
-// "when any" it got no declaration while its sections were converted.
 @pdecl depends on patch && !context && !org && !report@
 identifier pfn.fn;
 position pfn.pf;
 identifier pvars.vars;
+identifier x;
+type T;
+expression E0;
+statement S;
+position pd;
+@@
+
+fn@pf@pd(...) {
+(
++ unsigned int vars;
+  T x;
+|
++ unsigned int vars;
+  T x = E0;
+|
++ unsigned int vars;
+  T x[...];
+|
++ unsigned int vars;
++
+  S
+)
+  ... when any
+}
+
+@script:python@
+fn << pfn.fn;
+pd << pdecl.pd;
+@@
+mark_declared(str(fn))
+
+// The same for a function the rule above found no path through: a case
+// label under #ifdef (packet_ioctl()) leaves none that all of "..." can
+// follow, and its sections were converted without a declaration.  With
+// "when exists" one path is enough; tried only where the first rule did
+// not match (with it everywhere, most functions got no declaration).
+@pfn2 depends on patch && !context && !org && !report@
+identifier fn : script:python() { needs_decl(fn) };
+position pf;
+@@
+
+fn@pf(...) { ... }
+
+@script:python pvars2@
+fn << pfn2.fn;
+vars;
+@@
+coccinelle.vars = cocci.make_ident(", ".join(sorted(decls[str(fn)])))
+
+@pdecl2 depends on patch && !context && !org && !report@
+identifier pfn2.fn;
+position pfn2.pf;
+identifier pvars2.vars;
 identifier x;
 type T;
 expression E0;

@@ -72,6 +72,7 @@ aliases: dict[tuple[str, str], list[tuple[str, str, str]]] = {}
 alias_types: dict[Key, list[Base]] = {}  # alias assignment -> bases
 names: dict[str, dict[str, str]] = {}    # function -> {expr: variable}
 decls: dict[str, set[str]] = {}          # function -> variables to declare
+declared: set[str] = set()               # functions whose declaration is placed
 converted: set[Key] = set()
 cur_file = [""]                    # the file being processed (original name)
 
@@ -95,6 +96,7 @@ def start_file() -> None:
     for table in tables:
         table.clear()
     free_unlock.clear()
+    declared.clear()
     held.clear()
     nested.clear()
     unordered.clear()
@@ -321,6 +323,17 @@ def is_lock_ptr(name: object) -> bool:
 def has_decls(name: object) -> bool:
     """Identifier constraint: function NAME needs mask variables."""
     return str(name) in decls
+
+
+def mark_declared(name: str) -> None:
+    """The declaration rule placed function NAME's mask variables."""
+    declared.add(name)
+
+
+def needs_decl(name: object) -> bool:
+    """Identifier constraint: function NAME needs mask variables that the
+    first declaration rule did not place."""
+    return str(name) in decls and str(name) not in declared
 
 
 def mask_expr(vecs: Iterable[str]) -> str:

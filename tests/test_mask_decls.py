@@ -45,5 +45,15 @@ class Undeclared(unittest.TestCase):
         self.assertEqual(md.undeclared(text), [(2, "v")])
 
 
+class Declare(unittest.TestCase):
+    def test_declared_first_in_the_body(self) -> None:
+        fixed = md.declare(TWO)
+        self.assertEqual(md.undeclared(fixed), [])
+        lines = fixed.split("\n")
+        self.assertEqual(lines[12:14], ["{", "\tunsigned int sk_q_lock_bh;"])
+        # the function that had its declaration is left as it was
+        self.assertEqual(fixed.count("unsigned int sk_q_lock_bh;"), 2)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -48,10 +48,10 @@ if [ ! -s "$tmp/out.c" ]; then
 fi
 python3 "$TOP/scripts/convert/wrap-masks.py" "$tmp/out.c" ||
 	die "$stage" "cannot wrap the long mask lines of $tmp/out.c" 1
-# Safety net: every generated variable must have been declared in the
-# function that uses it.  When the declaration could not be placed, the
-# file is left unconverted.
-if ! missing=$(python3 "$TOP/scripts/convert/mask-decls.py" "$tmp/out.c"); then
+# Safety net: every generated variable must be declared in the function
+# that uses it (mask-decls.py declares what spatch could not at the top
+# of the body).  When that fails, the file is left unconverted.
+if ! missing=$(python3 "$TOP/scripts/convert/mask-decls.py" --fix "$tmp/out.c"); then
 	[ -n "$missing" ] || die "$stage" "cannot check the declarations of $tmp/out.c" 1
 	log "$stage" "$file: no declaration for $(echo "$missing" | cut -d' ' -f2 | tr '\n' ' ')- left unconverted" >&2
 	cat "$file"

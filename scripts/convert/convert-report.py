@@ -99,7 +99,12 @@ def check_files(a: argparse.Namespace, run: Run, files: list[str]) -> None:
                 why = "spatch error: " + m.group(1)
                 break
         # in the function that uses it (a declaration spatch placed in
-        # another function of the file does not count)
+        # another function of the file does not count); one spatch could
+        # not place is added at the top of the body
+        if not why and MASK_DECLS.undeclared(text):
+            text = MASK_DECLS.declare(text)
+            with open(conv, "w", encoding="utf-8") as fh:
+                fh.write(text)
         for _line, var in MASK_DECLS.undeclared(text):
             why = why or f"no declaration placed for {var}"
         if why:

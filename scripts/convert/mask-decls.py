@@ -4,11 +4,15 @@ not declare them (the safety net of the conversion: spatch places the
 declaration, and a function where it could not leaves the file
 unconverted).
 
-Usage:  mask-decls.py FILE
+Usage:  mask-decls.py [--fix] FILE
 Prints: one "FUNCTION-LINE VARIABLE" line per variable assigned from a
         *_lock_bh_mask() or local_bh_disable_mask() call in a function
         body (kernel style: the body opens and closes with a brace in
         column 0) that holds no "unsigned int ... VARIABLE" declaration.
+        With --fix, first declares such variables on the line after the
+        body's opening brace, in place (spatch places none in a function
+        it cannot parse whole: one that opens with
+        "static DEFINE_SPINLOCK(lock);", ipv6_generate_stable_address()).
 Exit:   0 every variable declared where it is used, 1 some are not,
         2 usage error or unreadable file."""
 
@@ -42,15 +46,31 @@ def undeclared(text: str) -> list[tuple[int, str]]:
     return out
 
 
+def declare(text: str) -> str:
+    """text with each undeclared() variable declared first in its body."""
+    lines = text.split("\n")
+    for start, var in sorted(undeclared(text), reverse=True):
+        lines.insert(start, f"\tunsigned int {var};")
+    return "\n".join(lines)
+
+
 def main() -> int:
-    if len(sys.argv) != 2:
-        print("usage: mask-decls.py FILE", file=sys.stderr)
+    args = sys.argv[1:]
+    fix = args[:1] == ["--fix"]
+    if fix:
+        args = args[1:]
+    if len(args) != 1:
+        print("usage: mask-decls.py [--fix] FILE", file=sys.stderr)
         return 2
     try:
-        with open(sys.argv[1], encoding="utf-8", errors="replace") as f:
+        with open(args[0], encoding="utf-8", errors="replace") as f:
             text = f.read()
+        if fix and undeclared(text):
+            text = declare(text)
+            with open(args[0], "w", encoding="utf-8") as f:
+                f.write(text)
     except OSError as e:
-        print(f"mask-decls: cannot read {sys.argv[1]}: {e}", file=sys.stderr)
+        print(f"mask-decls: cannot read or write {args[0]}: {e}", file=sys.stderr)
         return 2
     missing = undeclared(text)
     for line, var in missing:
