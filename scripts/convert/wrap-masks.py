@@ -7,7 +7,10 @@ Reads:  C files the converter wrote (spatch lays out its own calls: a
         deep in a function goes past checkpatch's 100 columns).
 Writes: each FILE in place, only when a line changes: a line longer than
         100 columns (tabs to 8) whose mask starts "SOFTIRQ_ALL_MASK & ~" is
-        split after the "&", the rest aligned under the mask's first column.
+        split after the "&", the rest aligned under the mask's first column;
+        when that rest is still too long, it is split after a "|" too,
+        aligned inside the "~(".  The indentation of a mask line is
+        rewritten with tabs first.
 Exit:   0 done, 2 a file cannot be read.
 """
 
@@ -29,11 +32,33 @@ def indent_to(col: int) -> str:
 
 def wrap(line: str) -> list[str]:
     at = line.find(HEAD)
-    if at < 0 or width(line) <= LIMIT:
+    if at < 0:
+        return [line]
+    # spatch may indent with 8 spaces where a tab goes (checkpatch: "code
+    # indent should use tabs where possible")
+    body = line.lstrip(" \t")
+    lead = indent_to(width(line[:len(line) - len(body)]))
+    at += len(lead) - (len(line) - len(body))
+    line = lead + body
+    if width(line) <= LIMIT:
         return [line]
     col = width(line[:at])
-    return [line[:at + len(HEAD) - 2].rstrip() + "\n",
-            indent_to(col) + line[at + len(HEAD) - 1:]]
+    tail = indent_to(col) + line[at + len(HEAD) - 1:]
+    out = [line[:at + len(HEAD) - 2].rstrip() + "\n"]
+    if width(tail) <= LIMIT or not tail.lstrip().startswith("~("):
+        return out + [tail]
+    # still too long (a call deep in a function): one vector per line
+    # after the first, aligned under the first one, inside "~("
+    parts = tail.strip().split(" | ")
+    inner = indent_to(col + 2)
+    cur = indent_to(col) + parts[0]
+    for part in parts[1:]:
+        if width(cur + " | " + part) <= LIMIT:
+            cur += " | " + part
+        else:
+            out.append(cur + " |\n")
+            cur = inner + part
+    return out + [cur + "\n"]
 
 
 def main(argv: list[str]) -> int:
