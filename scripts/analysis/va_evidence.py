@@ -237,6 +237,12 @@ def write_outputs(a: Analysis, out: str, world: str, t0: float) -> str:
     per_loc: dict[str, set[str]] = defaultdict(lambda: rootless | idle)
     for sec in merged_sections(a, name):
         per_loc[sec["loc"]] |= sec["mask"]
+    # a section a callee releases with the all-vector API (LockOrder.
+    # ended_by_callee()) keeps that API whatever its mask: the converter
+    # must not open it as a partial section
+    ended = {sec["loc"]: sec["ended_by"] for sec in a.sections if sec.get("ended_by")}
+    for site_loc in ended:
+        per_loc[site_loc] = set(VECTORS)
     with open(os.path.join(out, "sites.txt"), "w", encoding="utf-8") as f:
         f.write(f"# section masks for world {world}: site <file>:<line> <MASK>\n")
         f.write("# vectors with no handler in the world, masked in every site: "
@@ -244,8 +250,10 @@ def write_outputs(a: Analysis, out: str, world: str, t0: float) -> str:
         f.write("# vectors whose handler walks only a list nothing queues on, masked in"
                 " every site: "
                 f"{mask_str(idle)}\n")
-        for loc in sorted(per_loc):
-            f.write(f"site {loc} {mask_str(per_loc[loc])}\n")
+        for site_loc in sorted(per_loc):
+            tail = f"  # released in a callee: {', '.join(ended[site_loc][:3])}" \
+                if site_loc in ended else ""
+            f.write(f"site {site_loc} {mask_str(per_loc[site_loc])}{tail}\n")
     # The lockdep name each lock-init site gives, and the classes its lock
     # may be (none: the site's lock pointer is not resolved): what the
     # lockdep oracle maps a dynamic key's name back to.
@@ -368,6 +376,10 @@ def write_outputs(a: Analysis, out: str, world: str, t0: float) -> str:
             f"struct passed on): {len(a.w.pcpu_named)}, {a.w.pcpu_merged} of "
             "them joined to another or made generic",
             f"overrides: {len(a.overrides)} given, {len(a.cut_used)} call edges cut",
+            "sections a callee may release with the all-vector API (ALL in sites.txt, "
+            "whatever their mask): "
+            f"{len({x['loc'] for x in a.sections if x.get('ended_by')})}, net/: "
+            f"{len({x['loc'] for x in a.sections if x.get('ended_by') and x['loc'].startswith('net/')})}",
             "ops objects (rules.STABLE_OPS_FIELDS): indirect calls read through "
             f"a known object {len(a.ops_site)}, global objects {len(a.ops_objs)}, "
             f"held regions read with one object's functions {a.ops_bound}; "

@@ -344,7 +344,9 @@ class LockOrder(VectorReach):
                             if e.node.startswith("lifted:") else {}
                         if only:
                             self.ops_bound += 1
-                        region, unended, hit = self.region(fid, bname, i, self.ends_for(e))
+                        hits: set[int] = set()
+                        region, unended, hit = self.region(fid, bname, i, self.ends_for(e),
+                                                           hits)
                         if unended:
                             unended = self.region(fid, bname, i, self.ends_for(e, True))[1]
                         if kind == "bh_off":
@@ -366,6 +368,7 @@ class LockOrder(VectorReach):
                                 # the unlock is the failed trylock
                                 unended = False
                             self.sections.append({
+                                "ended_by": self.ended_by_callee(fid, region, classes, hits),
                                 "function": self.w.disp(fid), "loc": loc, "kind": kind,
                                 "primitive": prim, "classes": sorted(classes),
                                 "inner": sorted(self.inner_of(fid, region, False, classes,
@@ -373,6 +376,36 @@ class LockOrder(VectorReach):
                                 "unended": unended,
                                 "from": e.node[len("lifted:"):]
                                 if e.node.startswith("lifted:") else ""})
+
+    def ended_by_callee(self, fid: str, region: list[Any], classes: frozenset[str],
+                        hits: set[int]) -> list[str]:
+        """The functions, other than the lock API itself (a primitive or a
+        wrapper of rules.API_HEADERS), that a section calls and that may
+        release its lock, or whose call ends the section on some path
+        (a BH count it drops): they do it with the all-vector API.
+        lock_sock_nested()'s __lock_sock() drops the socket spinlock with
+        spin_unlock_bh(), sleeps and takes it again with spin_lock_bh();
+        the analysis reads it as lock-neutral, but converted to the mask
+        API the section would be ended by a full release and reopened as
+        a full section.  Such a section keeps the all-vector API."""
+        cm = self.bits(classes)
+        out = set()
+        for ev in region:
+            if ev[0] != "call":
+                continue
+            site = ev[1]
+            for t in self.s.targets.get(site, ()):
+                # a sleeping callee too: __lock_sock() sleeps, after it
+                # dropped the lock
+                if (fid, t) in self.cut_used:
+                    continue
+                loc = str(self.w.functions.get(t, {}).get("loc", ""))
+                if self.w.prim(t) or loc.startswith(rules.API_HEADERS) or \
+                        self.w.fname(t) in rules.API_WRAPPERS:
+                    continue
+                if site in hits or (cm and self.rel_trans.get(t, 0) & cm):
+                    out.add(self.w.disp(t))
+        return sorted(out)
 
     def class_masks(self) -> None:
         """cmask(L) = vectors taking L or a lock ordered before L: per
