@@ -4,78 +4,76 @@
  *
  * Checks: the calls through m->op are of one object only while
  * seq_file.op cannot change between them (rules.STABLE_OPS_FIELDS:
- * seq_open() is its only writer).  Here ob_swap() also rewrites it, so
- * a start() may meet another object's show(): a_lock, which the timer
- * takes, is held while b_inner is taken, and the b section gets TIMER.
+ * seq_open() is its only writer).  Here rh_swap() also rewrites it, so
+ * a start() may meet another object's show(): the timer's rh_held is
+ * held while rh_inner is taken, and the section on rh_inner gets TIMER.
  *
  * A naive analysis gets wrong: trusting the holder field whoever
- * writes it leaves b_inner NONE (unsafe).
+ * writes it leaves rh_inner NONE (unsafe).
  */
 #include "kernel.h"
-#include "ops.h"
 
-DEFINE_SPINLOCK(ob_a_lock);
-DEFINE_SPINLOCK(ob_a_inner);
-DEFINE_SPINLOCK(ob_b_inner);
+struct seq_file;
 
-static void *ob_a_start(struct seq_file *m)
+struct seq_operations {
+	void *(*start)(struct seq_file *m);
+	void (*stop)(struct seq_file *m, void *v);
+	int (*show)(struct seq_file *m, void *v);
+};
+
+struct seq_file {
+	const struct seq_operations *op;
+	int count;
+};
+
+static DEFINE_SPINLOCK(rh_held);
+static DEFINE_SPINLOCK(rh_inner);
+static struct timer_list rh_timer;
+
+static void *rh_lock_start(struct seq_file *m)
 {
-	spin_lock(&ob_a_lock);
+	spin_lock(&rh_held);
 	return m;
 }
 
-static void ob_a_stop(struct seq_file *m, void *v)
+static void rh_lock_stop(struct seq_file *m, void *v)
 {
-	spin_unlock(&ob_a_lock);
+	spin_unlock(&rh_held);
 }
 
-static int ob_a_show(struct seq_file *m, void *v)
+static int rh_count_show(struct seq_file *m, void *v)
 {
-	spin_lock(&ob_a_inner);
+	spin_lock(&rh_inner);
 	m->count++;
-	spin_unlock(&ob_a_inner);
+	spin_unlock(&rh_inner);
 	return 0;
 }
 
-static void *ob_b_start(struct seq_file *m)
-{
-	return m;
-}
-
-static void ob_b_stop(struct seq_file *m, void *v)
-{
-}
-
-static int ob_b_show(struct seq_file *m, void *v)
-{
-	spin_lock(&ob_b_inner);
-	m->count++;
-	spin_unlock(&ob_b_inner);
-	return 0;
-}
-
-const struct seq_operations ob_a_ops = {
-	.start = ob_a_start, .stop = ob_a_stop, .show = ob_a_show,
+static const struct seq_operations rh_held_ops = {
+	.start = rh_lock_start, .stop = rh_lock_stop,
 };
 
-static const struct seq_operations ob_b_ops = {
-	.start = ob_b_start, .stop = ob_b_stop, .show = ob_b_show,
+static const struct seq_operations rh_count_ops = {
+	.show = rh_count_show,
 };
 
-int seq_open(struct file *file, const struct seq_operations *op)
+void seq_open(struct seq_file *m, const struct seq_operations *op)
 {
-	struct seq_file *p = kmalloc(sizeof(*p), GFP_KERNEL);
-
-	if (!p)
-		return -1;
-	p->op = op;
-	file->private_data = p;
-	return 0;
+	m->op = op;
 }
 
-long ob_read(struct file *file)
+void rh_open(struct seq_file *m, int counting)
 {
-	struct seq_file *m = file->private_data;
+	seq_open(m, counting ? &rh_count_ops : &rh_held_ops);
+}
+
+void rh_swap(struct seq_file *m)
+{
+	m->op = &rh_count_ops;
+}
+
+int rh_read(struct seq_file *m)
+{
 	void *p = m->op->start(m);
 
 	m->op->show(m, p);
@@ -83,37 +81,20 @@ long ob_read(struct file *file)
 	return m->count;
 }
 
-int ob_open_a(struct file *file)
+static void rh_timer_fn(struct timer_list *t)
 {
-	return seq_open(file, &ob_a_ops);
+	spin_lock(&rh_held);
+	spin_unlock(&rh_held);
 }
 
-int ob_open_b(struct file *file)
+void rh_setup(void)
 {
-	return seq_open(file, &ob_b_ops);
+	timer_setup(&rh_timer, rh_timer_fn, 0);
 }
 
-void ob_swap(struct seq_file *m)
+void rh_bump(struct seq_file *m)
 {
-	m->op = &ob_b_ops;
-}
-
-static void ob_timer_fn(struct timer_list *t)
-{
-	spin_lock(&ob_a_lock);
-	spin_unlock(&ob_a_lock);
-}
-
-static struct timer_list ob_timer;
-
-void ob_setup(void)
-{
-	timer_setup(&ob_timer, ob_timer_fn, 0);
-}
-
-void ob_count(struct seq_file *m)
-{
-	spin_lock_bh(&ob_b_inner);
+	spin_lock_bh(&rh_inner);
 	m->count++;
-	spin_unlock_bh(&ob_b_inner);
+	spin_unlock_bh(&rh_inner);
 }
