@@ -211,6 +211,9 @@ class CallGraph(PointsTo):
         copy_of: dict[str, list[str]] = defaultdict(list)
         gep_base: dict[str, str] = {}
         gep_loc: dict[str, list[str]] = defaultdict(list)
+        ginits: list[list[str]] = []
+        store_ats: list[list[str]] = []
+        memcpys: list[list[str]] = []
         for c in w.cons:
             if c[0] == "load":
                 load_ptr[c[1]] = c[2]
@@ -220,26 +223,33 @@ class CallGraph(PointsTo):
                 gep_base[c[1]] = c[2]
             elif c[0] == "addr" and c[2].startswith("F:"):
                 gep_loc[c[1]].append(c[2])
+            elif c[0] == "ginit":
+                ginits.append(c)
+            elif c[0] == "store_at":
+                store_ats.append(c)
+            elif c[0] == "memcpy":
+                memcpys.append(c)
 
-        def field_of(ptr: str) -> tuple[str, str] | None:
-            """(field location, base pointer) of a GEP to one field."""
-            for _ in range(4):
-                if ptr in gep_base:
-                    locs = gep_loc.get(ptr, [])
-                    return (locs[0], gep_base[ptr]) if len(locs) == 1 else None
-                if len(copy_of.get(ptr, [])) != 1:
-                    return None
-                ptr = copy_of[ptr][0]
-            return None
-
-        def loaded_from(node: str) -> str | None:
-            for _ in range(4):
-                if node in load_ptr:
-                    return load_ptr[node]
+        def through_copies(node: str, table: Any, steps: int = 4) -> str | None:
+            """The first node in table that node is a copy of (itself
+            included), following single-source copies."""
+            for _ in range(steps):
+                if node in table:
+                    return node
                 if len(copy_of.get(node, [])) != 1:
                     return None
                 node = copy_of[node][0]
             return None
+
+        def field_of(ptr: str) -> tuple[str, str] | None:
+            """(field location, base pointer) of a GEP to one field."""
+            gep = through_copies(ptr, gep_base)
+            locs = gep_loc.get(gep, []) if gep is not None else []
+            return (locs[0], gep_base[gep]) if gep is not None and len(locs) == 1 else None
+
+        def loaded_from(node: str) -> str | None:
+            load = through_copies(node, load_ptr)
+            return load_ptr[load] if load is not None else None
         # the stable holder fields whose stores are only where the rule says
         stable: set[str] = set()
         for (sname, fname), writers in sorted(rules.STABLE_OPS_FIELDS.items()):
@@ -247,8 +257,7 @@ class CallGraph(PointsTo):
                     if k.startswith(sname + ".") and w.field_name(k) == fname}
             bad = sorted({w.disp(node_fn(ptr)) for ptr in s.stores
                           if keys & s.cells(ptr)[0] and w.fname(node_fn(ptr)) not in writers})
-            bad += sorted({w.disp(node_fn(c[1])) for c in w.cons if c[0] == "memcpy" and
-                           keys & s.cells(c[1])[0]})
+            bad += sorted({w.disp(node_fn(c[1])) for c in memcpys if keys & s.cells(c[1])[0]})
             if bad:
                 self.ops_unstable.append(f"{sname[len('%struct.'):]}.{fname} "
                                          f"(stored by {', '.join(bad[:3])})")
@@ -278,8 +287,8 @@ class CallGraph(PointsTo):
             structs.add(sname)
         # the objects and what else reaches their fields
         obj_type: dict[str, str] = {}
-        for c in w.cons:
-            if c[0] != "ginit" or not c[2].startswith("F:"):
+        for c in ginits:
+            if not c[2].startswith("F:"):
                 continue
             sname, _, k = c[2][2:].rpartition(".")
             if sname not in structs:
@@ -290,9 +299,9 @@ class CallGraph(PointsTo):
                 obj_type[c[1]] = sname
             else:
                 self.ops_free[(sname, k)] |= fns
-        inited = {(c[2], c[3]) for c in w.cons if c[0] == "ginit"}
-        for c in w.cons:
-            if c[0] == "store_at" and (c[1], c[2]) not in inited and c[1].startswith("F:"):
+        inited = {(c[2], c[3]) for c in ginits}
+        for c in store_ats:
+            if (c[1], c[2]) not in inited and c[1].startswith("F:"):
                 sname, _, k = c[1][2:].rpartition(".")
                 if sname in structs:
                     self.ops_free[(sname, k)] |= self.fnodes(c[2])
@@ -305,22 +314,18 @@ class CallGraph(PointsTo):
                 fresh[call[4]] = "new:" + call[4]
         for ptr, vals in s.stores.items():
             fld = field_of(ptr)
-            root = fld[1] if fld else ""
-            while root not in fresh and len(copy_of.get(root, [])) == 1:
-                root = copy_of[root][0]
+            root = through_copies(fld[1], fresh, len(copy_of) + 1) if fld else None
             for cell in s.cells(ptr)[0]:
                 sname, _, k = cell[2:].rpartition(".")
                 if cell.startswith("F:") and sname in structs:
-                    if root in fresh and fld and fld[0] == cell:
+                    if root is not None and fld and fld[0] == cell:
                         into = self.ops_objs[fresh[root]][k]
                         obj_type[fresh[root]] = sname
                     else:
                         into = self.ops_free[(sname, k)]
                     for v in vals:
                         into |= self.fnodes(v)
-        for c in w.cons:
-            if c[0] != "memcpy":
-                continue
+        for c in memcpys:
             for cell in s.cells(c[1])[0]:
                 sname, _, k = cell[2:].rpartition(".")
                 if cell.startswith("F:") and sname in structs:

@@ -378,8 +378,7 @@ def write_outputs(a: Analysis, out: str, world: str, t0: float) -> str:
             f"overrides: {len(a.overrides)} given, {len(a.cut_used)} call edges cut",
             "sections a callee may release with the all-vector API (ALL in sites.txt, "
             "whatever their mask): "
-            f"{len({x['loc'] for x in a.sections if x.get('ended_by')})}, net/: "
-            f"{len({x['loc'] for x in a.sections if x.get('ended_by') and x['loc'].startswith('net/')})}",
+            f"{len(ended)}, net/: {sum(1 for x in ended if x.startswith('net/'))}",
             "ops objects (rules.STABLE_OPS_FIELDS): indirect calls read through "
             f"a known object {len(a.ops_site)}, global objects {len(a.ops_objs)}, "
             f"held regions read with one object's functions {a.ops_bound}; "

@@ -379,10 +379,11 @@ class LockOrder(VectorReach):
 
     def ended_by_callee(self, fid: str, region: list[Any], classes: frozenset[str],
                         hits: set[int]) -> list[str]:
-        """The functions, other than the lock API itself (a primitive or a
-        wrapper of rules.API_HEADERS), that a section calls and that may
-        release its lock, or whose call ends the section on some path
-        (a BH count it drops): they do it with the all-vector API.
+        """The functions, other than the lock API itself (a primitive, a
+        function of rules.API_HEADERS or one of rules.API_WRAPPERS), that
+        a section calls and that may release its lock, or whose call ends
+        the section on some path (a BH count it drops): they do it with
+        the all-vector API.
         lock_sock_nested()'s __lock_sock() drops the socket spinlock with
         spin_unlock_bh(), sleeps and takes it again with spin_lock_bh();
         the analysis reads it as lock-neutral, but converted to the mask
