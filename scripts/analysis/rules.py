@@ -351,6 +351,10 @@ def keeps_nothing(callee: str) -> bool:
 # static inline wrappers (spin_lock_bh(), local_bh_disable(),
 # rcu_read_lock_bh(), write_seqlock_bh(), netif_tx_lock_bh() is not one)
 # is a call the converter can rewrite.
+API_HEADERS = ("include/linux/bottom_half.h", "include/linux/spinlock.h",
+               "include/linux/rwlock.h", "include/linux/seqlock.h",
+               "include/linux/rcupdate.h", "include/linux/spinlock_api_smp.h",
+               "include/linux/rwlock_api_smp.h")
 # The lock API's own wrappers by name, wherever they are defined (a
 # world's stub defines them in its kernel.h): a call of one is the
 # section's own acquisition or release, not a callee that drops its lock.
@@ -358,7 +362,3 @@ API_WRAPPERS = {f"{k}_{op}{sfx}" for k in ("spin", "read", "write", "raw_spin")
                 for op in ("lock", "unlock", "trylock")
                 for sfx in ("", "_bh", "_irq", "_irqsave", "_irqrestore", "_nested")} | \
     {"local_bh_disable", "local_bh_enable", "rcu_read_lock_bh", "rcu_read_unlock_bh"}
-API_HEADERS = ("include/linux/bottom_half.h", "include/linux/spinlock.h",
-               "include/linux/rwlock.h", "include/linux/seqlock.h",
-               "include/linux/rcupdate.h", "include/linux/spinlock_api_smp.h",
-               "include/linux/rwlock_api_smp.h")

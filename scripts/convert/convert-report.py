@@ -101,11 +101,13 @@ def check_files(a: argparse.Namespace, run: Run, files: list[str]) -> None:
         # in the function that uses it (a declaration spatch placed in
         # another function of the file does not count); one spatch could
         # not place is added at the top of the body
-        if not why and MASK_DECLS.undeclared(text):
+        missing = MASK_DECLS.undeclared(text)
+        if not why and missing:
             text = MASK_DECLS.declare(text)
             with open(conv, "w", encoding="utf-8") as fh:
                 fh.write(text)
-        for _line, var in MASK_DECLS.undeclared(text):
+            missing = MASK_DECLS.undeclared(text)
+        for _line, var in missing:
             why = why or f"no declaration placed for {var}"
         if why:
             shutil.copyfile(orig, conv)
