@@ -9,10 +9,13 @@ VECTORS = ("HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL",
            "TASKLET", "SCHED", "HRTIMER", "RCU")
 
 # Event kinds of a call to a primitive.
-ACQUIRE_KINDS = {"lock", "lock_irq", "lock_bh", "try", "try_bh", "read1"}
+# "lock_irqoff": a plain acquisition lifted out of callees that turned
+# interrupts off first (LockEvents.irq_off_lifts(): rq_lock_irqsave()); no
+# event has it as its kind, acquisitions count as it (LockEvents.acq_kind())
+ACQUIRE_KINDS = {"lock", "lock_irq", "lock_irqoff", "lock_bh", "try", "try_bh", "read1"}
 HOLD_KINDS = {"lock", "lock_irq", "lock_bh", "try", "try_bh", "bh_off"}
 # held with interrupts off: no softirq runs inside
-IRQ_KINDS = {"lock_irq"}
+IRQ_KINDS = {"lock_irq", "lock_irqoff"}
 # Calls that turn hard interrupts off or (maybe) on again outside the lock
 # primitives: local_irq_save()/local_irq_disable() and
 # local_irq_restore()/local_irq_enable() (static inline wrappers, which
@@ -178,6 +181,11 @@ ALLOCATORS = {
 # judgements per function; 50,378 in all on the campaign kernel).
 LIFT_ROUNDS = 12
 LIFT_CYCLE_MAX = 1000
+
+# How many rounds LockEvents.irq_off_lifts() marks acquisitions lifted out
+# of callees that turned interrupts off (each round can make more calls
+# saves, so fewer callees restore what they did not save).
+IRQ_OFF_ROUNDS = 6
 LIFT_JUDGE_FACTOR = 20
 
 # Functions never traversed from a vector: softirq handlers do not nest,

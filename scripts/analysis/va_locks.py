@@ -20,7 +20,7 @@ from va_world import World
 class Event:
     """A lock event at a call site (see Analysis.site_events)."""
     __slots__ = ("kind", "classes", "prim", "node", "role", "lifted", "attributed",
-                 "unknown", "cond", "paired", "ctype")
+                 "unknown", "cond", "paired", "ctype", "irqoff")
 
     def __init__(self, kind: str, classes: frozenset[str], prim: str, node: str,
                  role: str) -> None:
@@ -40,6 +40,12 @@ class Event:
         # (World.of_container()): its classes, and the locks an unknown
         # pointer may be, are of that type only
         self.ctype = ""
+        # lifted or attributed out of callees that all take the lock with
+        # interrupts off they turned off themselves, and (a hold) return
+        # with them still off: local_irq_save(); raw_spin_lock(), as in
+        # rq_lock_irqsave() (LockEvents.irq_off_lifts()).  Not part of
+        # the event's identity: equal events of one site are one.
+        self.irqoff = False
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Event) and \
@@ -61,6 +67,10 @@ class LockEvents(CallGraph):
         super().__init__(w, overrides)
         self._irq_en: set[str] | None = None
         self._saved_memo: dict[str, set[int]] = {}
+        # per (site, lifted or attributed event): where in its callees it
+        # comes from, (function, block, index, the callee's event)
+        self._origins: dict[tuple[int, Event], list[tuple[str, str, int, Event]]] = \
+            defaultdict(list)
 
     # ---- acquisitions ---------------------------------------------------
     def derive_param(self) -> dict[str, int]:
@@ -231,6 +241,7 @@ class LockEvents(CallGraph):
                     break
             if not settled:
                 self._judge_once_again(comp)
+        self.irq_off_lifts()
 
     def _judge_once_again(self, comp: list[str]) -> None:
         """A cycle that did not settle: its functions judged once each
@@ -426,6 +437,7 @@ class LockEvents(CallGraph):
                         e2 = Event(e.kind, classes, e.prim, node, role)
                         e2.ctype = ctype
                         e2.cond = cond
+                        self._origins[(s2, e2)].append((fid, bname, i, e))
                         e2.unknown = e.unknown if pi < 0 else \
                             bool(node) and self.unknown_ptr(node)
                         mine.append((s2, e2))
@@ -722,18 +734,17 @@ class LockEvents(CallGraph):
         (local_irq_save(), an _irq/_irqsave acquisition that is not
         conditional)?"""
         return self.w.fname(self.w.calls[site][1]) in rules.IRQ_OFF_CALLS or \
-            any(e.kind in rules.IRQ_KINDS and not e.cond for e in self.events.get(site, ()))
+            any(self.irq_hold(e) for e in self.events.get(site, ()))
 
-    def must_events(self, fid: str, step: Any) -> list[tuple[str, int, Any]]:
-        """The events (block, index, event) of fid before which a
-        forward must-analysis has a non-empty state: step(ev, state)
-        gives the state after ev, the entry starts empty, and where paths
-        meet only what all of them have stays (intersection)."""
-        fn = self.w.functions[fid]
-        blocks = fn["blocks"]
-        entry = fn["entry"]
+    def _must_states(self, fid: str, step: Any) -> dict[str, frozenset[str]]:
+        """A forward must-analysis over fid's blocks: the state at each
+        block's start; step(ev, state) gives the state after ev, the
+        entry starts empty, and where paths meet only what all of them
+        have stays (intersection)."""
+        blocks = self.w.functions[fid]["blocks"]
+        entry = self.w.functions[fid]["entry"]
         if not entry or entry not in blocks:
-            return []
+            return {}
         state: dict[str, frozenset[str]] = {entry: frozenset()}
         work = [entry]
         while work:
@@ -748,8 +759,14 @@ class LockEvents(CallGraph):
                 if n not in state or new != state[n]:
                     state[n] = new
                     work.append(n)
+        return state
+
+    def must_events(self, fid: str, step: Any) -> list[tuple[str, int, Any]]:
+        """The events (block, index, event) of fid before which the
+        must-analysis of _must_states() has a non-empty state."""
+        blocks = self.w.functions[fid]["blocks"]
         out = []
-        for b, h in state.items():
+        for b, h in self._must_states(fid, step).items():
             for i, ev in enumerate(blocks[b][0]):
                 if h:
                     out.append((b, i, ev))
@@ -780,20 +797,24 @@ class LockEvents(CallGraph):
             e.kind in rules.RELEASE_KINDS and "irq" in e.prim
             for e in self.events.get(site, ()))
 
-    def irq_off_events(self, fid: str) -> set[tuple[str, int]]:
-        """Events (block, index) of fid that run with interrupts off on
-        every path: after an _irq/_irqsave acquisition (not a trylock,
-        not a conditional hold) or local_irq_save() (rules.IRQ_OFF_CALLS),
-        and before anything that may turn them on again: a release of
-        that lock (a plain one too: local_irq_enable() may follow), a
-        release with no class, an _irq/_irqrestore release, a call that
-        may enable them (irq_enablers()).  Must-analysis: the set of
-        reasons is the intersection over the paths."""
+    @staticmethod
+    def acq_kind(e: Event) -> str:
+        """The kind an acquisition counts as: "lock_irqoff" for a plain
+        one lifted out of callees that turned interrupts off
+        (Event.irqoff), which is quiet like an _irqsave one."""
+        return "lock_irqoff" if e.irqoff and e.kind == "lock" else e.kind
+
+    @staticmethod
+    def irq_hold(e: Event) -> bool:
+        """Does this event take a lock with interrupts off until its
+        release: an _irq/_irqsave acquisition, or one lifted out of a
+        callee that turned them off (Event.irqoff)?"""
+        return (e.kind in rules.IRQ_KINDS or e.irqoff) and not e.cond
+
+    def _irq_step(self, fid: str) -> Any:
+        """irq_off_events()'s transfer function: the reasons interrupts
+        are off after a call event."""
         w = self.w
-        blocks = w.functions[fid]["blocks"]
-        if not any(self.irq_saves(ev[1]) for evs, _s in blocks.values()
-                   for ev in evs if ev[0] == "call"):
-            return set()
         en = self.irq_enablers()
 
         def step(ev: Any, held: frozenset[str]) -> frozenset[str]:
@@ -805,9 +826,99 @@ class LockEvents(CallGraph):
             if w.fname(w.calls[site][1]) in rules.IRQ_OFF_CALLS:
                 return held | {"<irq>"}
             for e in self.events.get(site, ()):
-                if e.kind in rules.IRQ_KINDS and not e.cond:
+                if self.irq_hold(e):
                     held = held | (e.classes or {"<irq>"})
                 elif e.kind in rules.RELEASE_KINDS:
                     held = held - e.classes if e.classes else frozenset()
             return held
-        return {(b, i) for b, i, _ev in self.must_events(fid, step)}
+        return step
+
+    def _saves_any(self, fid: str) -> bool:
+        return any(self.irq_saves(ev[1]) for evs, _s in self.w.functions[fid]["blocks"].values()
+                   for ev in evs if ev[0] == "call")
+
+    def irq_off_events(self, fid: str) -> set[tuple[str, int]]:
+        """Events (block, index) of fid that run with interrupts off on
+        every path: after an _irq/_irqsave acquisition (not a trylock,
+        not a conditional hold), one lifted out of a callee that turned
+        them off (irq_off_lifts()) or local_irq_save()
+        (rules.IRQ_OFF_CALLS), and before anything that may turn them on
+        again: a release of that lock (a plain one too:
+        local_irq_enable() may follow), a release with no class, an
+        _irq/_irqrestore release, a call that may enable them
+        (irq_enablers()).  Must-analysis: the set of reasons is the
+        intersection over the paths."""
+        if not self._saves_any(fid):
+            return set()
+        return {(b, i) for b, i, _ev in self.must_events(fid, self._irq_step(fid))}
+
+    def irq_off_at_exit(self, fid: str) -> bool:
+        """Does fid return with interrupts off on every path, turned off
+        in fid (irq_off_events()'s reading, at the end of every block
+        that has no successor: a return, or a path that never returns)?"""
+        if not self._saves_any(fid):
+            return False
+        blocks = self.w.functions[fid]["blocks"]
+        step = self._irq_step(fid)
+        states = self._must_states(fid, step)
+        exits = 0
+        for b, h in states.items():
+            if any(n in blocks for n in blocks[b][1]):
+                continue
+            exits += 1
+            for ev in blocks[b][0]:
+                h = step(ev, h)
+            if not h:
+                return False
+        return exits > 0
+
+    def irq_off_lifts(self) -> None:
+        """Mark (Event.irqoff) the plain acquisitions lifted or attributed
+        to a call site whose every origin takes the lock with interrupts
+        off that its function turned off itself, and, for a hold lifted
+        out (the callee returns holding it), returns with them still off:
+        _raw_spin_rq_lock_irqsave() is local_irq_save() then
+        raw_spin_rq_lock(), so rq_lock_irqsave() holds the runqueue lock
+        with interrupts off just as raw_spin_lock_irqsave() would, and its
+        callers' regions up to the release run with them off.  A callee's
+        event marked so makes its callers' calls saves in turn, and
+        fewer restores unsaved (irq_enablers()), so the marking repeats
+        until a round marks nothing (at most rules.IRQ_OFF_ROUNDS): each
+        round reads with the enablers of the round before, a superset
+        of the final ones, so every mark holds."""
+        todo = []
+        for site, lst in self.events.items():
+            for e in lst:
+                if e.kind == "lock" and (site, e) in self._origins:
+                    todo.append((e, self._origins[(site, e)]))
+        self.irq_off_marked = 0
+        for _rnd in range(rules.IRQ_OFF_ROUNDS):
+            self._irq_en = None
+            self._saved_memo = {}
+            off: dict[str, set[tuple[str, int]]] = {}
+            at_exit: dict[str, bool] = {}
+            changed = 0
+            for e, origins in todo:
+                if e.irqoff:
+                    continue
+                ok = True
+                for f, b, i, oe in origins:
+                    if f not in off:
+                        off[f] = self.irq_off_events(f)
+                    if not (oe.irqoff or (b, i) in off[f]):
+                        ok = False
+                        break
+                    if e.role == "real":
+                        if f not in at_exit:
+                            at_exit[f] = self.irq_off_at_exit(f)
+                        if not at_exit[f]:
+                            ok = False
+                            break
+                if ok:
+                    e.irqoff = True
+                    changed += 1
+            self.irq_off_marked += changed
+            if not changed:
+                break
+        self._irq_en = None
+        self._saved_memo = {}

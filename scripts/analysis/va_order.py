@@ -250,7 +250,7 @@ class LockOrder(VectorReach):
                         on = False
                     elif e.kind in rules.ACQUIRE_KINDS and eb & hm:
                         on = True
-                    elif on and self.counts(e.kind, order):
+                    elif on and self.counts(self.acq_kind(e), order):
                         out |= eb
                 if on:
                     for t, nst in self.callee_states(fid, bd, site):
@@ -297,7 +297,7 @@ class LockOrder(VectorReach):
                 site = ev[1]
                 out |= self.bits(self.percpu_at(site, True))
                 for e in self.events.get(site, ()):
-                    if self.counts(e.kind, order):
+                    if self.counts(self.acq_kind(e), order):
                         out |= self.bits(e.classes)
                 allowed = only.get(site) if only else None
                 for t, nst in self.callee_states(fid, bd, site):

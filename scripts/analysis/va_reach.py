@@ -394,11 +394,12 @@ class VectorReach(LockEvents):
                     for e in self.events.get(ev[1], ()):
                         if e.kind in rules.ACQUIRE_KINDS and not e.attributed:
                             for c in e.classes:
-                                out.append((c, self.w.calls[ev[1]][5], e.kind))
+                                out.append((c, self.w.calls[ev[1]][5], self.acq_kind(e)))
                             if not e.classes or e.unknown:
                                 # an unknown lock; of a container type: one
                                 # of that type ("?%struct.wait_queue_head")
-                                out.append(("?" + e.ctype, self.w.calls[ev[1]][5], e.kind))
+                                out.append(("?" + e.ctype, self.w.calls[ev[1]][5],
+                                            self.acq_kind(e)))
                 elif ev[0] in ("ld", "st"):
                     for p in self.percpu_of(ev):
                         out.append((p, ev[2], "pcpu-w" if ev[0] == "st" else "pcpu-r"))
