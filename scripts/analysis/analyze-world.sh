@@ -25,14 +25,18 @@ dest=${2:-$OUT/analyze-world/$(basename "$world")}
 rm -rf "$dest"
 mkdir -p "$dest/ir" "$dest/facts"
 
-srcs=("$world"/*.c)
-[ -e "${srcs[0]}" ] || die "$stage" "no .c files in $world" 2
+# the world's files, in subfolders too (a file that must sit at a kernel
+# path, kernel/locking/lockdep.c, for a rule keyed by its unit)
+mapfile -t srcs < <(find "$world" -name '*.c' | LC_ALL=C sort)
+[ "${#srcs[@]}" -gt 0 ] || die "$stage" "no .c files in $world" 2
 [ -e "$world/NO_STUB" ] || srcs+=("$stub"/*.c)
 
 log "$stage" "$(basename "$world"): ${#srcs[@]} files"
 for src in "${srcs[@]}"; do
-	name=$(basename "$src" .c)
-	[ "$(dirname "$src")" = "$world" ] || name=stub-$name
+	rel=${src#"$world"/}
+	name=${rel%.c}
+	name=${name//\//-}
+	[ "$rel" != "$src" ] || { rel=$(basename "$src"); name=stub-${rel%.c}; }
 	ll=$dest/ir/$name.ll
 	if ! clang -O2 -Xclang -disable-llvm-passes -fno-discard-value-names \
 		-g -S -emit-llvm -I "$world" -I "$stub" \
@@ -42,7 +46,7 @@ for src in "${srcs[@]}"; do
 	fi
 	opt -S -passes=sroa,jump-threading "$ll.raw" -o "$ll"
 	python3 "$TOP/scripts/analysis/ir_facts.py" "$ll" "$dest/facts/$name.json" \
-		--tu "$(basename "$src")" --srcroot "$world" --srcroot "$stub=stub" ||
+		--tu "$rel" --srcroot "$world" --srcroot "$stub=stub" ||
 		die "$stage" "cannot read the IR of $src" 1
 done
 solve=(--facts "$dest/facts" --out "$dest" --world "$(basename "$world")" --srcroot "$world")

@@ -683,7 +683,13 @@ class CallGraph(PointsTo):
             (size is None or 0 <= size < rules.GFP_MAX_CONST_SIZE)
 
     def is_barrier(self, fid: str) -> bool:
-        return self.w.fname(fid) in rules.BARRIERS or bool(self.w.prim(fid))
+        """A function no walk enters: the softirq dispatcher
+        (rules.BARRIERS), a lock primitive (read at its call sites), lock
+        debugging (rules.DEBUG_UNITS, by the file that defines it)."""
+        if self.w.fname(fid) in rules.BARRIERS or self.w.prim(fid):
+            return True
+        fn = self.w.functions.get(fid)
+        return fn is not None and str(fn.get("loc", "")).rsplit(":", 1)[0] in rules.DEBUG_UNITS
 
     # ---- precision table ---------------------------------------------
     def precision(self) -> dict[Any, Any]:
