@@ -400,8 +400,11 @@ class LockOrder(VectorReach):
                 # dropped the lock
                 if (fid, t) in self.cut_used:
                     continue
+                # nor a barrier: lock debugging, which the kernels the
+                # masks are for do not run, the softirq dispatcher (it
+                # returns at once with BH off), __schedule()
                 loc = str(self.w.functions.get(t, {}).get("loc", ""))
-                if self.w.prim(t) or loc.startswith(rules.API_HEADERS) or \
+                if self.is_barrier(t) or loc.startswith(rules.API_HEADERS) or \
                         self.w.fname(t) in rules.API_WRAPPERS:
                     continue
                 if site in hits or (cm and self.rel_trans.get(t, 0) & cm):

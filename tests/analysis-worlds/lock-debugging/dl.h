@@ -13,4 +13,5 @@ struct dl_obj {
 
 void dl_print(struct dl_obj *o);
 void dl_rcu_suspicious(struct dl_obj *o);
+void dl_debug_relock(struct dl_obj *o);
 #endif
