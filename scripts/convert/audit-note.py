@@ -396,7 +396,9 @@ def main(argv: list[str]) -> int:
            "Do not edit by hand: `make check` regenerates it and compares.", "",
            f"The proof holds for one configuration: {conf.group(1) if conf else '?'} "
            "(x86_64, `scripts/kconfig/guest.config` + `campaign.config`, no "
-           "modules, no BPF syscall, no kprobes).", "",
+           "modules, no BPF syscall, no kprobes), as it runs without lock "
+           "debugging: lockdep's and the spinlock checks' code is not followed "
+           "(`rules.DEBUG_UNITS`, rule 4 of scripts/analysis/README.md).", "",
            "## Summary", "",
            "| | count |", "|---|---|",
            f"| BH sections the analysis found in compiled `{prefix}` files | "

@@ -245,7 +245,8 @@ def write_plan(a: argparse.Namespace, conv: list[dict[str, object]]) -> None:
             "lock ordered before one of those, or to a raw write of per-CPU "
             "data the section writes. The proof holds for the campaign "
             "configuration (x86_64, scripts/kconfig/guest.config plus "
-            "campaign.config, no modules, no BPF syscall, no kprobes); "
+            "campaign.config, no modules, no BPF syscall, no kprobes) as it "
+            "runs without lock debugging (lockdep's code is not followed); "
             "vectors with no handler in that configuration stay held back. "
             f"audit-notes/{a.subsys.replace('/', '-')}.md gives each "
             "vector's evidence chain.", 72), "",
