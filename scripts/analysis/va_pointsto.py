@@ -120,6 +120,11 @@ class Solver:
         self.usucc: dict[str, set[Any]] = defaultdict(set)
         self.stores: dict[str, list[Any]] = defaultdict(list)
         self.pcpu: dict[str, list[Any]] = defaultdict(list)
+        # pointer -> what loads through it define: a value loaded through
+        # a per-CPU address names memory owned by that CPU through the
+        # slot (the per-CPU scratch map *this_cpu_ptr(m->scratch) points
+        # to), so it carries the slot's per-CPU class (run())
+        self.pload: dict[str, list[str]] = defaultdict(list)
         self.icalls: dict[str, list[Any]] = defaultdict(list)
         self.targets: dict[int, set[Any]] = defaultdict(set)
         self.work: deque[Any] = deque()
@@ -265,6 +270,7 @@ class Solver:
             elif k == "pcpu":
                 self.pcpu[f(c[2])].append(f(c[1]))
         for ptr, dst, data in loads:
+            self.pload[ptr].append(dst)
             cells, unknown = self.cells(ptr)
             for l in cells:
                 self.add_edge("C|" + l, dst)
@@ -333,6 +339,8 @@ class Solver:
             pc = [v for v in delta if v[:2] == "P:"]
             if pc:
                 for d in self.pcpu.get(n, ()):
+                    self.add_pts(d, pc)
+                for d in self.pload.get(n, ()):
                     self.add_pts(d, pc)
             fns = [v[3:] for v in delta if v[:3] == "FN:"]
             if fns:
