@@ -761,17 +761,27 @@ class LockEvents(CallGraph):
                     work.append(n)
         return state
 
-    def must_events(self, fid: str, step: Any) -> list[tuple[str, int, Any]]:
+    def _must_walk(self, fid: str, step: Any
+                   ) -> tuple[list[tuple[str, int, Any]], list[frozenset[str]]]:
         """The events (block, index, event) of fid before which the
-        must-analysis of _must_states() has a non-empty state."""
+        must-analysis of _must_states() has a non-empty state, and the
+        state at the end of every block with no successor (a return, or
+        a path that never returns)."""
         blocks = self.w.functions[fid]["blocks"]
         out = []
+        exits = []
         for b, h in self._must_states(fid, step).items():
             for i, ev in enumerate(blocks[b][0]):
                 if h:
                     out.append((b, i, ev))
                 h = step(ev, h)
-        return out
+            if not any(n in blocks for n in blocks[b][1]):
+                exits.append(h)
+        return out, exits
+
+    def must_events(self, fid: str, step: Any) -> list[tuple[str, int, Any]]:
+        """_must_walk()'s events."""
+        return self._must_walk(fid, step)[0]
 
     def saved_sites(self, fid: str) -> set[int]:
         """Call sites of fid that a save of the interrupt state in fid
@@ -837,11 +847,12 @@ class LockEvents(CallGraph):
         return any(self.irq_saves(ev[1]) for evs, _s in self.w.functions[fid]["blocks"].values()
                    for ev in evs if ev[0] == "call")
 
-    def irq_off_events(self, fid: str) -> set[tuple[str, int]]:
-        """Events (block, index) of fid that run with interrupts off on
-        every path: after an _irq/_irqsave acquisition (not a trylock,
-        not a conditional hold), one lifted out of a callee that turned
-        them off (irq_off_lifts()) or local_irq_save()
+    def irq_off_reading(self, fid: str) -> tuple[set[tuple[str, int]], bool]:
+        """The events (block, index) of fid that run with interrupts off
+        on every path, and whether fid returns with them off on every
+        path (turned off in fid): after an _irq/_irqsave acquisition (not
+        a trylock, not a conditional hold), one lifted out of a callee
+        that turned them off (irq_off_lifts()) or local_irq_save()
         (rules.IRQ_OFF_CALLS), and before anything that may turn them on
         again: a release of that lock (a plain one too:
         local_irq_enable() may follow), a release with no class, an
@@ -849,28 +860,13 @@ class LockEvents(CallGraph):
         (irq_enablers()).  Must-analysis: the set of reasons is the
         intersection over the paths."""
         if not self._saves_any(fid):
-            return set()
-        return {(b, i) for b, i, _ev in self.must_events(fid, self._irq_step(fid))}
+            return set(), False
+        evs, exits = self._must_walk(fid, self._irq_step(fid))
+        return {(b, i) for b, i, _ev in evs}, bool(exits) and all(exits)
 
-    def irq_off_at_exit(self, fid: str) -> bool:
-        """Does fid return with interrupts off on every path, turned off
-        in fid (irq_off_events()'s reading, at the end of every block
-        that has no successor: a return, or a path that never returns)?"""
-        if not self._saves_any(fid):
-            return False
-        blocks = self.w.functions[fid]["blocks"]
-        step = self._irq_step(fid)
-        states = self._must_states(fid, step)
-        exits = 0
-        for b, h in states.items():
-            if any(n in blocks for n in blocks[b][1]):
-                continue
-            exits += 1
-            for ev in blocks[b][0]:
-                h = step(ev, h)
-            if not h:
-                return False
-        return exits > 0
+    def irq_off_events(self, fid: str) -> set[tuple[str, int]]:
+        """irq_off_reading()'s events."""
+        return self.irq_off_reading(fid)[0]
 
     def irq_off_lifts(self) -> None:
         """Mark (Event.irqoff) the plain acquisitions lifted or attributed
@@ -895,26 +891,17 @@ class LockEvents(CallGraph):
         for _rnd in range(rules.IRQ_OFF_ROUNDS):
             self._irq_en = None
             self._saved_memo = {}
-            off: dict[str, set[tuple[str, int]]] = {}
-            at_exit: dict[str, bool] = {}
+            reading: dict[str, tuple[set[tuple[str, int]], bool]] = {}
+
+            def off_in(f: str, b: str, i: int, oe: Event, hold: bool) -> bool:
+                if f not in reading:
+                    reading[f] = self.irq_off_reading(f)
+                off, at_exit = reading[f]
+                return (oe.irqoff or (b, i) in off) and (at_exit or not hold)
             changed = 0
             for e, origins in todo:
-                if e.irqoff:
-                    continue
-                ok = True
-                for f, b, i, oe in origins:
-                    if f not in off:
-                        off[f] = self.irq_off_events(f)
-                    if not (oe.irqoff or (b, i) in off[f]):
-                        ok = False
-                        break
-                    if e.role == "real":
-                        if f not in at_exit:
-                            at_exit[f] = self.irq_off_at_exit(f)
-                        if not at_exit[f]:
-                            ok = False
-                            break
-                if ok:
+                if not e.irqoff and all(off_in(f, b, i, oe, e.role == "real")
+                                        for f, b, i, oe in origins):
                     e.irqoff = True
                     changed += 1
             self.irq_off_marked += changed
