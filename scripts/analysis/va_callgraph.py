@@ -686,10 +686,8 @@ class CallGraph(PointsTo):
         """A function no walk enters: the softirq dispatcher
         (rules.BARRIERS), a lock primitive (read at its call sites), lock
         debugging (rules.DEBUG_UNITS, by the file that defines it)."""
-        if self.w.fname(fid) in rules.BARRIERS or self.w.prim(fid):
-            return True
-        fn = self.w.functions.get(fid)
-        return fn is not None and str(fn.get("loc", "")).rsplit(":", 1)[0] in rules.DEBUG_UNITS
+        return self.w.fname(fid) in rules.BARRIERS or bool(self.w.prim(fid)) or \
+            self.w.unit(fid) in rules.DEBUG_UNITS
 
     # ---- precision table ---------------------------------------------
     def precision(self) -> dict[Any, Any]:

@@ -540,10 +540,8 @@ class LockOrder(VectorReach):
         """Is fid lockdep's bookkeeping (rules.BOOKKEEPING_UNITS, by the
         file that defines it, and rules.BOOKKEEPING_FUNCTIONS)?"""
         fn = self.w.functions.get(fid)
-        if not fn:
-            return False
-        return fn["name"] in rules.BOOKKEEPING_FUNCTIONS or \
-            str(fn.get("loc", "")).rsplit(":", 1)[0] in rules.BOOKKEEPING_UNITS
+        return fn is not None and (fn["name"] in rules.BOOKKEEPING_FUNCTIONS or
+                                   self.w.unit(fid) in rules.BOOKKEEPING_UNITS)
 
     def stored_locks(self) -> set[str]:
         """Locations whose address some store writes to memory (the

@@ -277,6 +277,11 @@ class World:
         name = self.fname(fid)
         return name if name in rules.PRIMITIVES else ""
 
+    def unit(self, fid: str) -> str:
+        """The file that defines fid ("" when the world does not)."""
+        fn = self.functions.get(fid)
+        return str(fn.get("loc", "")).rsplit(":", 1)[0] if fn else ""
+
     def disp(self, fid: str) -> str:
         """A function's name for people: external functions by name, static
         ones qualified by the file that defines them (a header's static
