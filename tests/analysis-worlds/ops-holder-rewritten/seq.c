@@ -13,19 +13,6 @@
  */
 #include "kernel.h"
 
-struct seq_file;
-
-struct seq_operations {
-	void *(*start)(struct seq_file *m);
-	void (*stop)(struct seq_file *m, void *v);
-	int (*show)(struct seq_file *m, void *v);
-};
-
-struct seq_file {
-	const struct seq_operations *op;
-	int count;
-};
-
 static DEFINE_SPINLOCK(rh_held);
 static DEFINE_SPINLOCK(rh_inner);
 static struct timer_list rh_timer;

@@ -2,19 +2,6 @@
 #ifndef OPS_H
 #define OPS_H
 
-struct seq_file;
-
-struct seq_operations {
-	void *(*start)(struct seq_file *m);
-	void (*stop)(struct seq_file *m, void *v);
-	int (*show)(struct seq_file *m, void *v);
-};
-
-struct seq_file {
-	const struct seq_operations *op;
-	int count;
-};
-
 struct file {
 	void *private_data;
 };

@@ -419,4 +419,18 @@ void *kmalloc(unsigned long size, gfp_t flags);
 void *kcalloc(unsigned long n, unsigned long size, gfp_t flags);
 void kfree(const void *p);
 
+/* ---- seq_file (include/linux/seq_file.h: the fields the ops worlds use) ---- */
+struct seq_file;
+
+struct seq_operations {
+	void *(*start)(struct seq_file *m);
+	void (*stop)(struct seq_file *m, void *v);
+	int (*show)(struct seq_file *m, void *v);
+};
+
+struct seq_file {
+	const struct seq_operations *op;
+	int count;
+};
+
 #endif /* STUB_KERNEL_H */
